@@ -1,0 +1,93 @@
+# arenabench: see README.md.  `make bench` and `make test` are the two
+# commands a new user needs; everything else is listed by `make help`.
+
+CC      ?= cc
+CXX     ?= c++
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -D_GNU_SOURCE
+CXXFLAGS ?= $(OPT) -g
+CXXFLAGS += -std=c++17 -Wall -Wextra
+CPPFLAGS += -Iharness -Iplanners/lib -I$(BUILD)
+LDLIBS  += -lm
+BUILD   ?= build
+
+# Everything is found by glob: a new planner, harness module, generator or
+# test file needs no edit here.
+PLANNER_SRC  := $(sort $(wildcard planners/*.c))
+PLANLIB_SRC  := $(sort $(wildcard planners/lib/*.c))
+HARNESS_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
+TIMING_SRC   := $(sort $(wildcard harness/*.cc))
+GEN_SRC      := $(sort $(wildcard graphs/gen/*.c))
+GENLIB_SRC   := $(sort $(wildcard graphs/gen/lib/*.c))
+TEST_SRC     := $(sort $(wildcard tests/test_*.c))
+TESTLIB_SRC  := $(sort $(wildcard tests/lib/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJ      := $(call obj,$(PLANNER_SRC) $(PLANLIB_SRC) $(HARNESS_SRC))
+TIMING_OBJ   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TIMING_SRC))
+LIB          := $(BUILD)/libarenabench.a
+BIN          := $(BUILD)/arenabench
+GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
+TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+
+.PHONY: all deps deps-test help bench sweep test clean plots paper corpus \
+	scaling bench-cli fuzz reference FORCE
+all: $(BIN) $(GENS)
+
+help:
+	@echo "make            build $(BIN) and the corpus generators"
+	@echo "make bench      plan the default corpus with the fast planners -> results/results.csv"
+	@echo "make test       run the test suite"
+	@echo "make sweep      all alignments and the budgeted planners -> results/sweep.csv"
+	@echo "make clean      remove $(BUILD)/"
+
+# --- dependencies (Debian packages) ----------------------------------------
+$(BUILD)/.deps-build: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh build
+	@touch $@
+$(BUILD)/.deps-test: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh test
+	@touch $@
+
+# --- the planner registry, generated from planners/*.c ---------------------
+$(BUILD)/planners.def: FORCE
+	@mkdir -p $(BUILD)
+	@for f in $(PLANNER_SRC); do b=$${f##*/}; echo "PLANNER($${b%.c})"; done > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# --- compile -----------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/harness/registry.o: $(BUILD)/planners.def
+
+$(LIB): $(LIB_OBJ) $(TIMING_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/obj/harness/main.o $(LIB)
+	$(CXX) $(LDFLAGS) -o $@ $^ -lbenchmark -lpthread $(LDLIBS)
+
+# --- corpus generators -------------------------------------------------------
+$(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Igraphs/gen/lib $(CFLAGS) -o $@ $< $(call obj,$(GENLIB_SRC)) $(LIB) -lstdc++ -lbenchmark -lpthread $(LDLIBS)
+
+# --- tests -------------------------------------------------------------------
+$(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lstdc++ -lbenchmark -lpthread $(LDLIBS)
+
+test: $(BIN) $(GENS) $(TESTS)
+	@sh scripts/run-tests.sh $(TESTS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

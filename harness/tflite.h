@@ -1,0 +1,57 @@
+/*
+ * TFLite (.tflite FlatBuffers) importer, written by hand from the public
+ * schema (tensorflow/lite/schema/schema.fbs).  Every offset, length and
+ * vector is checked against the buffer; nesting and sizes are limited.
+ */
+#ifndef AB_TFLITE_H
+#define AB_TFLITE_H
+
+#include "arenabench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AB_TFLITE_MAX_DIMS 16
+
+struct ab_tflite_dim {
+	char name[64];  /* "NAME" of --dim NAME=VALUE; matched to the tensor
+			   name or "dN" (axis N of any dynamic shape) */
+	int64_t value;
+};
+
+struct ab_tflite_options {
+	int subgraph;   /* index to plan; default 0 (the primary subgraph) */
+	size_t n_dims;  /* --dim overrides for dynamic (-1) dimensions */
+	struct ab_tflite_dim dims[AB_TFLITE_MAX_DIMS];
+};
+
+/* What the importer learned beyond the graph itself. */
+struct ab_tflite_info {
+	uint32_t version;
+	size_t n_subgraphs;
+	size_t n_string_tensors;   /* string tensors met (reported, 0 bytes) */
+	size_t n_dynamic_tensors;  /* tensors with -1 in shape_signature */
+	bool used_dim_overrides;   /* true if a --dim value was applied */
+	size_t n_metadata;
+	char description[256];
+	/* Offline plan (OfflineMemoryAllocation metadata), if present:
+	 * offline_offsets[tensor index] or -1 = planned at runtime. */
+	bool has_offline_plan;
+	size_t n_offline;
+	int32_t *offline_offsets;
+};
+
+void ab_tflite_info_free(struct ab_tflite_info *info);
+
+int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
+		    const struct ab_tflite_options *opt, struct ab_graph *out,
+		    struct ab_tflite_info *info, struct ab_error *err);
+int ab_tflite_load(const char *path, const struct ab_tflite_options *opt,
+		   struct ab_graph *out, struct ab_tflite_info *info,
+		   struct ab_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Installs the Debian packages a make target needs.
+# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz)
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -eu
+
+pkgs_for() {
+	case "$1" in
+	build) echo "make gcc g++ libbenchmark-dev" ;;
+	test)  echo "libcriterion-dev" ;;
+	plots) echo "gnuplot-nox" ;;
+	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
+	cli)   echo "hyperfine" ;;
+	fuzz)  echo "clang libclang-rt-dev" ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli or fuzz)" >&2; exit 2 ;;
+	esac
+}
+
+missing=""
+for group in "$@"; do
+	for p in $(pkgs_for "$group"); do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+			case " $missing " in *" $p "*) ;; *) missing="$missing $p" ;; esac
+		fi
+	done
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+	echo "scripts/deps.sh: installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >&2
+else
+	echo "scripts/deps.sh: missing Debian packages:$missing" >&2
+	echo "Install them with:" >&2
+	echo "  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
