@@ -2,6 +2,12 @@
  * TFLite (.tflite FlatBuffers) importer, written by hand from the public
  * schema (tensorflow/lite/schema/schema.fbs).  Every offset, length and
  * vector is checked against the buffer; nesting and sizes are limited.
+ * What is read and how it maps to struct ab_graph: docs/tflite.md.
+ *
+ * Contract: ab_tflite_parse/load return 0 or a negative errno and, on
+ * failure, fill err with "PATH: WHERE: what was found, what was expected".
+ * Malformed files give -EBADMSG, sizes that overflow -EOVERFLOW, limits
+ * -E2BIG, bad options (subgraph, unresolved dynamic dim) -EINVAL.
  */
 #ifndef AB_TFLITE_H
 #define AB_TFLITE_H
@@ -35,6 +41,12 @@ struct ab_tflite_info {
 	bool used_dim_overrides;   /* true if a --dim value was applied */
 	size_t n_metadata;
 	char description[256];
+	char subgraph_name[128];   /* SubGraph.name of the imported subgraph */
+	/* Bytes of constant data held by the buffers that the subgraph's
+	 * const tensors use, each buffer counted once (what the file stores,
+	 * which differs from the shape size for sparse or packed weights). */
+	uint64_t weights_bytes;
+	size_t n_external_buffers; /* of those, stored by Buffer.offset/size */
 	/* Offline plan (OfflineMemoryAllocation metadata), if present:
 	 * offline_offsets[tensor index] or -1 = planned at runtime. */
 	bool has_offline_plan;
@@ -44,12 +56,16 @@ struct ab_tflite_info {
 
 void ab_tflite_info_free(struct ab_tflite_info *info);
 
+/* opt and info may be NULL (defaults: subgraph 0, no overrides). */
 int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 		    const struct ab_tflite_options *opt, struct ab_graph *out,
 		    struct ab_tflite_info *info, struct ab_error *err);
 int ab_tflite_load(const char *path, const struct ab_tflite_options *opt,
 		   struct ab_graph *out, struct ab_tflite_info *info,
 		   struct ab_error *err);
+
+/* Builtin operator name by BuiltinOperator code, or NULL if unknown. */
+const char *ab_tflite_builtin_name(int32_t code);
 
 #ifdef __cplusplus
 }
