@@ -1,0 +1,80 @@
+# plots/bytes.gp -- Question 2: where do the bytes go?  For a few graphs, one
+# stacked bar per planner at one alignment (align_bytes):
+#   lower bound | fragmentation = peak_align1 - lower bound (planner colour)
+#   | padding = peak - peak_align1 (signed: a negative padding, where the
+#   aligned plan came out smaller, is drawn hatched below the
+#   fragmentation top, from the aligned peak up to the align-1 peak).
+# A bar far taller than the others (usually linear) is cut off and labelled.
+# Input: $datadir/bytes.csv and results.gp (scripts/plotdata.awk).
+
+load datadir . "/results.gp"
+fig_w = 1.35
+fig_h = n_panels > 3 ? 1.55 : 0.9
+load ARG0[1:strstrt(ARG0, "bytes.gp") - 1] . "style.gp"
+
+f = datadir . "/bytes.csv"
+np = words(planners)
+if (n_panels == 0) {
+	set label 1 "no graph selected for this figure" at graph 0.5, 0.5 center
+	plot NaN notitle
+	exit
+}
+ncols = n_panels >= 3 ? 3 : n_panels
+nrows = (n_panels + ncols - 1) / ncols
+
+c_lb = "#c8c8c8"
+c_pad = "#a50f15"
+c_neg = "#2ca02c"
+sel(i, j) = column("panel") == i && column("pidx") == j
+cut(y) = column("clipped") > 0 && y > column("clipped") ? column("clipped") : y
+u = 1.0
+
+set multiplot title sprintf("Where the bytes go, align %d: lower bound, fragmentation (planner colour), padding", align_bytes) noenhanced
+eval set_caption("")
+set style fill solid 1.0 border lc rgb "#333333"
+set xrange [0.4 : np + 0.6]
+set xtics 1 rotate by 35 right scale 0 noenhanced font f_small
+set for [j = 1 : np] xtics add (word(planners, j) j)
+set grid ytics
+set yrange [0:*]
+set ytics nomirror
+set format y "%g"
+set tmargin 3.5
+set bmargin 6.5
+
+bw = 0.36   # half bar width
+do for [i = 1 : n_panels] {
+	g = word(panel_graphs, i)
+	top = word(panel_ytop, i) + 0
+	u = unit_bytes(top)
+	set origin (1.0 / ncols) * ((i - 1) % ncols), (1.0 / nrows) * (nrows - 1 - (i - 1) / ncols) * 0.97
+	set size 1.0 / ncols, 0.97 / nrows
+	set title g noenhanced offset 0, -0.5
+	set ylabel unit_name(top)
+	set yrange [0 : top / u]
+	if (i == 1) {
+		set key at screen 0.99, screen 0.985 horizontal right top samplen 1.5 spacing 1 font f_key noenhanced
+	} else {
+		unset key
+	}
+	plot NaN with boxes fc rgb c_lb title "lower bound", \
+	     NaN with boxes fc rgb "#E69F00" title "fragmentation (planner colour)", \
+	     NaN with boxes fc rgb c_pad fs pattern 4 title "padding > 0", \
+	     NaN with boxes fc rgb c_neg fs pattern 5 title "padding < 0 (saved)", \
+	     f using (sel(i, 0) ? 0 : NaN):(0) notitle, \
+	     for [j = 1 : np] f using (sel(i, j) ? j : NaN):(0):(j - bw):(j + bw):(0):(cut(column("lb")) / u) \
+		with boxxyerror fc rgb c_lb notitle, \
+	     for [j = 1 : np] f using (sel(i, j) ? j : NaN):(0):(j - bw):(j + bw):(cut(column("lb")) / u):(cut(column("frag_top")) / u) \
+		with boxxyerror fc rgb pcolor(word(planners, j)) notitle, \
+	     f using (column("panel") == i && column("pad") > 0 ? column("pidx") : NaN):(0):(column("pidx") - bw):(column("pidx") + bw) \
+		:(cut(column("frag_top")) / u):(cut(column("peak")) / u) \
+		with boxxyerror fc rgb c_pad fs pattern 4 border lc rgb c_pad notitle, \
+	     f using (column("panel") == i && column("pad") < 0 ? column("pidx") : NaN):(0):(column("pidx") - bw):(column("pidx") + bw) \
+		:(cut(column("peak")) / u):(cut(column("frag_top")) / u) \
+		with boxxyerror fc rgb c_neg fs pattern 5 border lc rgb c_neg notitle, \
+	     f using (column("panel") == i ? column("pidx") : NaN):(cut(column("peak")) / u):(bw):(0) \
+		with xerrorbars pt -1 lc rgb "#000000" lw 1.5 notitle, \
+	     f using (column("panel") == i && column("clipped") > 0 ? column("pidx") : NaN):(column("clipped") / u) \
+		:("↑ " . human(column("peak"))) with labels offset 0, -0.8 font f_small tc rgb "#ffffff" notitle
+}
+unset multiplot

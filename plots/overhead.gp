@@ -1,0 +1,52 @@
+# plots/overhead.gp -- Question 1: how far above the lower bound is each
+# planner on each graph?  Heat map of peak_bytes / lower_bound_bytes, one
+# row per graph (grouped by family, in corpus order), one column per planner,
+# at one alignment (align_ratio, stated in the title).
+# Input: $datadir/overhead.csv, graphs.csv, families.csv (scripts/plotdata.awk).
+# Call: gnuplot -e "datadir='plots/out/data'; out='x.svg'" plots/overhead.gp
+
+load datadir . "/results.gp"
+fig_h = n_graphs <= 18 ? 1.0 : (n_graphs + 8) / 26.0
+if (fig_h > 2.4) fig_h = 2.4
+fig_w = 1.0
+load ARG0[1:strstrt(ARG0, "overhead.gp") - 1] . "style.gp"
+
+np = words(planners)
+f_over = datadir . "/overhead.csv"
+stats f_over using "ratio" nooutput
+rmax = STATS_max < 1.01 ? 1.01 : STATS_max
+
+set title sprintf("Peak / lower bound per graph, align %d  (1.00 = the plan needs only the lower bound)", align_ratio) noenhanced
+eval set_caption("")
+set xrange [0.5 : np + 0.5]
+set yrange [n_graphs + 0.5 : 0.5]
+set xtics 1 rotate by 30 right scale 0 noenhanced
+ytfont = is_pdf ? ",6.5" : ",9"
+cellfont = is_pdf ? ",6" : ",8"
+set ytics 1 scale 0 noenhanced font ytfont
+set for [i = 1 : np] xtics add (word(planners, i) i)
+unset grid
+set logscale cb 2
+set cbrange [1 : rmax]
+set cblabel "peak / lower bound (log scale)"
+set palette defined (0 "#f7fbff", 0.15 "#fff3b0", 0.45 "#fd8d3c", 0.75 "#d7301f", 1 "#67000d")
+set colorbox user origin graph 1.16, graph 0.0 size graph 0.025, graph 1.0
+set lmargin graph_name_len * (is_pdf ? 0.8 : 0.95) + 2
+set rmargin 24
+set bmargin 7
+set tmargin 3
+unset key
+
+# Text colour: white on dark cells.
+dark(r) = log(r) / log(rmax) > 0.6 ? 0xffffff : 0x000000
+labels_on = n_graphs <= 70
+
+plot f_over using "pidx":"row":(0.5):(0.5):"ratio" with boxxyerror fc palette \
+        fs solid 1.0 border lc rgb "#ffffff", \
+     datadir . "/graphs.csv" using (NaN):"row":ytic(strcol("graph")) notitle, \
+     datadir . "/families.csv" using (0.5):(column("last_row") + 0.5):(np):(0) \
+        with vectors nohead lc rgb "#333333" lw 1.5, \
+     datadir . "/families.csv" using (np + 0.5):((column("first_row") + column("last_row")) / 2.0):(" " . strcol("family")) \
+        with labels left offset character 0.5, 0 noenhanced, \
+     f_over using "pidx":"row":(labels_on ? strcol("label") : ""):(dark(column("ratio"))) \
+        with labels tc rgb variable font cellfont

@@ -1,0 +1,369 @@
+# scripts/plotdata.awk: turns a checked results CSV into the small tables the
+# gnuplot scripts in plots/ draw.  Columns are found by header name; derived
+# ratios are computed here, never stored in results/.
+#
+#   awk -F, -v mode=results -v dir=plots/out/data -v known="linear ..." \
+#       [-v align_ratio=N] [-v align_bytes=N] [-v bytes_graphs=a,b] FILE
+#   awk -F, -v mode=sweep     -v dir=... -v known=... FILE   (padding by align)
+#   awk -F, -v mode=scaling   -v dir=... -v known=... FILE   (log-log slopes)
+#   awk -F, -v mode=hyperfine -v dir=... FILE
+#
+# Every output is a CSV with a header, read by name by the plot scripts;
+# lists and chosen settings go to $dir/<mode>.gp as gnuplot variables.
+
+function note(msg) { printf "plots: %s\n", msg > "/dev/stderr" }
+
+# gnuplot string literal (double quotes, no escapes inside).
+function gq(s) { gsub(/["\\]/, "'", s); return "\"" s "\"" }
+
+# Sorts a[1..n] numerically (shell sort; n is at most a few thousand).
+function nsort(a, n,    gap, i, j, t) {
+	for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
+		for (i = gap + 1; i <= n; i++) {
+			t = a[i]
+			for (j = i; j > gap && a[j - gap] > t; j -= gap)
+				a[j] = a[j - gap]
+			a[j] = t
+		}
+}
+
+# Sorts the planner names seen: the known ones in style.gp order, then the
+# rest alphabetically.  Fills ord[1..] and returns the count.
+function order_planners(seen, ord,    nk, k, i, n, rest, nr, p) {
+	nk = split(known, k, " ")
+	n = 0
+	for (i = 1; i <= nk; i++)
+		if (k[i] in seen) {
+			ord[++n] = k[i]
+			isknown[k[i]] = 1
+		}
+	nr = 0
+	for (p in seen)
+		if (!(p in isknown))
+			rest[++nr] = p
+	for (i = 2; i <= nr; i++) {	# insertion sort, by name
+		p = rest[i]
+		for (j = i; j > 1 && rest[j - 1] > p; j--)
+			rest[j] = rest[j - 1]
+		rest[j] = p
+	}
+	for (i = 1; i <= nr; i++)
+		ord[++n] = rest[i]
+	return n
+}
+
+function v(name) { return $(col[name]) }
+
+{ sub(/\r$/, "") }
+
+NR == 1 {
+	for (i = 1; i <= NF; i++)
+		col[$i] = i
+	next
+}
+
+# ------------------------------------------------------------------ results
+mode == "results" || mode == "sweep" {
+	g = v("graph"); p = v("planner"); a = v("align") + 0
+	if (!(g in gidx_of)) {
+		gidx_of[g] = ++ng
+		gname[ng] = g
+		gfam[ng] = v("family")
+		if (!(gfam[ng] in fidx)) {
+			fidx[gfam[ng]] = ++nf
+			fname[nf] = gfam[ng]
+		}
+	}
+	if (!(a in aseen)) {
+		aseen[a] = 1
+		if (minalign == "" || a < minalign) minalign = a
+		if (maxalign == "" || a > maxalign) maxalign = a
+	}
+	if (v("valid") != "yes") {
+		invalid++
+		next
+	}
+	k = g SUBSEP p SUBSEP a
+	if (k in peak) {
+		dup++
+		next
+	}
+	pseen[p] = 1
+	peak[k] = v("peak_bytes")
+	peak1[k] = v("peak_align1_bytes")
+	pad[k] = v("padding_bytes")
+	lb[g] = v("lower_bound_bytes")
+	sumb[g] = v("sum_bytes")
+	next
+}
+
+# ------------------------------------------------------------------ scaling
+mode == "scaling" {
+	p = v("planner")
+	pseen[p] = 1
+	n = v("buffers") + 0
+	t = v("plan_ns") + 0
+	st = v("status")
+	f = dir "/scaling_" p ".csv"
+	if (!(f in opened)) {
+		opened[f] = 1
+		print "buffers,plan_ns,status_ok" > f
+	}
+	print n "," t "," (st == "ok" ? 1 : 0) >> f
+	if (st == "ok" && n > 0 && t > 0) {
+		x = log(n) / log(10); y = log(t) / log(10)
+		sn[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
+	} else if (st != "ok")
+		timedout[p]++
+	next
+}
+
+# ---------------------------------------------------------------- hyperfine
+mode == "hyperfine" {
+	nh++
+	c = v("command")
+	gsub(/"/, "'", c)
+	hrow[nh] = nh "," c "," v("mean") "," v("stddev") "," v("min") "," v("max")
+	if (hmax == "" || v("max") + 0 > hmax) hmax = v("max") + 0
+	if (hmin == "" || v("min") + 0 < hmin) hmin = v("min") + 0
+	next
+}
+
+END {
+	if (mode == "results") results_end()
+	else if (mode == "sweep") sweep_end()
+	else if (mode == "scaling") scaling_end()
+	else if (mode == "hyperfine") hyperfine_end()
+}
+
+function ratio(g, p, a,    k) {
+	k = g SUBSEP p SUBSEP a
+	if (!(k in peak) || lb[g] + 0 == 0) return ""
+	return peak[k] / lb[g]
+}
+
+function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel, nsel, fam, best, spread, lo, hi, top, lin, yclip) {
+	if (invalid) note(invalid " rows with valid != yes are left out of the figures")
+	if (dup) note(dup " rows repeating (graph, planner, align) with other options are left out (first row kept)")
+	np = order_planners(pseen, ord)
+	a = (align_ratio != "") ? align_ratio + 0 : minalign
+	if (!((a) in aseen)) { note("align " a " is not in the results; using " minalign); a = minalign }
+	ab = (align_bytes != "") ? align_bytes + 0 : ((64 in aseen) ? 64 : maxalign)
+	if (!((ab) in aseen)) { note("align " ab " is not in the results; using " maxalign); ab = maxalign }
+
+	# 1. overhead per graph (heat map): graphs grouped by family.
+	out = dir "/overhead.csv"
+	print "row,pidx,graph,family,planner,ratio,label" > out
+	row = 0
+	for (f = 1; f <= nf; f++) {
+		ffirst[f] = row + 1
+		for (i = 1; i <= ng; i++) {
+			if (gfam[i] != fname[f]) continue
+			row++
+			grow[i] = row
+			for (j = 1; j <= np; j++) {
+				r = ratio(gname[i], ord[j], a)
+				if (r == "") continue
+				print row "," j "," gname[i] "," fname[f] "," ord[j] "," r "," \
+					(r >= 9.995 ? sprintf("%.0f", r) : sprintf("%.2f", r)) >> out
+			}
+		}
+		flast[f] = row
+	}
+	close(out)
+	out = dir "/families.csv"
+	print "family,first_row,last_row" > out
+	for (f = 1; f <= nf; f++)
+		print fname[f] "," ffirst[f] "," flast[f] >> out
+	close(out)
+	out = dir "/graphs.csv"
+	print "row,graph,family" > out
+	for (f = 1; f <= nf; f++)
+		for (i = 1; i <= ng; i++)
+			if (gfam[i] == fname[f]) print grow[i] "," gname[i] "," fname[f] >> out
+	close(out)
+
+	# 3. CDF of peak / lower bound, one file per planner.
+	for (j = 1; j <= np; j++) {
+		p = ord[j]; n = 0
+		delete vals
+		for (i = 1; i <= ng; i++) {
+			r = ratio(gname[i], p, a)
+			if (r != "") vals[++n] = r
+		}
+		ncdf[p] = n
+		out = dir "/cdf_" p ".csv"
+		print "ratio,frac" > out
+		nsort(vals, n)
+		if (n > 0) print vals[1] ",0" >> out
+		for (i = 1; i <= n; i++)
+			print vals[i] "," i / n >> out
+		close(out)
+		# Geometric mean and worst case for the legend.
+		gs = 0; worst = 0
+		for (i = 1; i <= n; i++) { gs += log(vals[i]); if (vals[i] > worst) worst = vals[i] }
+		cdf_geo[p] = n ? exp(gs / n) : 0
+		cdf_max[p] = worst
+	}
+
+	# 2. where the bytes go: choose the graphs.
+	nsel = 0
+	if (bytes_graphs != "") {
+		n = split(bytes_graphs, gv, ",")
+		for (i = 1; i <= n; i++)
+			if (gv[i] in gidx_of) sel[++nsel] = gv[i]
+			else note("bytes_graphs: graph '" gv[i] "' is not in the results; skipped")
+	} else {
+		if ("chain_24k" in gidx_of) sel[++nsel] = "chain_24k"
+		# Per family, the graph where the non-linear planners differ most.
+		for (f = 1; f <= nf && nsel < 6; f++) {
+			best = ""; spread = -1
+			for (i = 1; i <= ng; i++) {
+				if (gfam[i] != fname[f] || gname[i] == "chain_24k") continue
+				lo = ""; hi = ""
+				for (j = 1; j <= np; j++) {
+					if (ord[j] == "linear") continue
+					r = ratio(gname[i], ord[j], ab)
+					if (r == "") continue
+					if (lo == "" || r < lo) lo = r
+					if (hi == "" || r > hi) hi = r
+				}
+				if (hi != "" && hi - lo > spread) { spread = hi - lo; best = gname[i] }
+			}
+			if (best != "") sel[++nsel] = best
+		}
+	}
+	out = dir "/bytes.csv"
+	print "panel,graph,pidx,planner,lb,frag_top,peak,pad,clipped,unit" > out
+	for (i = 1; i <= nsel; i++) {
+		g = sel[i]
+		# y range: the non-linear peaks set the scale; a taller linear bar
+		# is clipped and labelled with its height.
+		top = 0; lin = 0
+		for (j = 1; j <= np; j++) {
+			k = g SUBSEP ord[j] SUBSEP ab
+			if (!(k in peak)) continue
+			hi = (peak1[k] > peak[k]) ? peak1[k] : peak[k]
+			if (ord[j] == "linear") lin = hi
+			else if (hi > top) top = hi
+		}
+		if (top == 0) top = lin
+		yclip = top * 1.35
+		unit = unit_of(yclip)
+		for (j = 1; j <= np; j++) {
+			k = g SUBSEP ord[j] SUBSEP ab
+			if (!(k in peak)) continue
+			hi = (peak1[k] > peak[k]) ? peak1[k] : peak[k]
+			print i "," g "," j "," ord[j] "," lb[g] "," peak1[k] "," peak[k] "," pad[k] "," \
+				(hi > yclip ? yclip : 0) "," unit >> out
+		}
+		ytop[i] = yclip
+	}
+	close(out)
+
+	out = dir "/results.gp"
+	print "planners = " gq(join(ord, np)) > out
+	print "align_ratio = " a >> out
+	print "align_bytes = " ab >> out
+	print "n_graphs = " ng >> out
+	print "n_families = " nf >> out
+	w = 0
+	for (i = 1; i <= ng; i++) if (length(gname[i]) > w) w = length(gname[i])
+	print "graph_name_len = " w >> out
+	print "n_panels = " nsel >> out
+	s = ""
+	for (i = 1; i <= nsel; i++) s = s (i > 1 ? " " : "") sel[i]
+	print "panel_graphs = " gq(s) >> out
+	s = ""
+	for (i = 1; i <= nsel; i++) s = s (i > 1 ? " " : "") ytop[i]
+	print "panel_ytop = " gq(s) >> out
+	s = ""
+	for (j = 1; j <= np; j++)
+		s = s (j > 1 ? " " : "") sprintf("%d|%.2f|%.3g", ncdf[ord[j]], cdf_geo[ord[j]], cdf_max[ord[j]])
+	print "cdf_stats = " gq(s) >> out
+	close(out)
+}
+
+function unit_of(m) {
+	return m >= 2 * 1024 ^ 3 ? 1024 ^ 3 : m >= 2 * 1024 ^ 2 ? 1024 ^ 2 : m >= 2048 ? 1024 : 1
+}
+
+function join(arr, n,    s, i) {
+	s = ""
+	for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") arr[i]
+	return s
+}
+
+# 6. padding against alignment on one family (zoo by default).
+function sweep_end(    np, ord, j, p, out, fam, a, al, na, i, g, k, sum, cnt, ngf) {
+	np = order_planners(pseen, ord)
+	fam = (family != "") ? family : "zoo"
+	ngf = 0
+	for (i = 1; i <= ng; i++) if (gfam[i] == fam) ngf++
+	if (ngf == 0) {
+		note("no graph of family '" fam "' in " FILENAME "; the alignment sweep uses every graph")
+		fam = ""
+		ngf = ng
+	}
+	na = 0
+	for (a in aseen) al[++na] = a + 0
+	nsort(al, na)
+	for (j = 1; j <= np; j++) {
+		p = ord[j]
+		out = dir "/sweep_" p ".csv"
+		print "align,padding_bytes,graphs" > out
+		for (i = 1; i <= na; i++) {
+			sum = 0; cnt = 0
+			for (g = 1; g <= ng; g++) {
+				if (fam != "" && gfam[g] != fam) continue
+				k = gname[g] SUBSEP p SUBSEP al[i]
+				if (!(k in pad)) continue
+				sum += pad[k]; cnt++
+			}
+			if (cnt) print al[i] "," sum "," cnt >> out
+		}
+		close(out)
+	}
+	out = dir "/sweep.gp"
+	print "sweep_planners = " gq(join(ord, np)) > out
+	print "sweep_family = " gq(fam == "" ? "all" : fam) >> out
+	print "sweep_graphs = " ngf >> out
+	s = ""
+	for (i = 1; i <= na; i++) s = s (i > 1 ? " " : "") al[i]
+	print "sweep_aligns = " gq(s) >> out
+	close(out)
+}
+
+# 4. least-squares slope of log10(plan_ns) on log10(buffers), ok rows only.
+function scaling_end(    np, ord, j, p, out, d, slope, icpt, b, s) {
+	np = order_planners(pseen, ord)
+	out = dir "/scaling.gp"
+	print "scaling_planners = " gq(join(ord, np)) > out
+	s = ""
+	for (j = 1; j <= np; j++) {
+		p = ord[j]
+		d = sn[p] * sxx[p] - sx[p] * sx[p]
+		if (sn[p] >= 2 && d > 0) {
+			b = (sn[p] * sxy[p] - sx[p] * sy[p]) / d
+			slope = sprintf("%.2f", b)
+			icpt = sprintf("%.4f", (sy[p] - b * sx[p]) / sn[p])
+		} else {
+			slope = "n/a"; icpt = "n/a"
+		}
+		s = s (j > 1 ? " " : "") slope "|" icpt "|" (timedout[p] + 0)
+	}
+	print "scaling_slopes = " gq(s) >> out
+	close(out)
+}
+
+function hyperfine_end(    out, i) {
+	out = dir "/hyperfine.csv"
+	print "idx,command,mean,stddev,min,max" > out
+	for (i = 1; i <= nh; i++) print hrow[i] >> out
+	close(out)
+	out = dir "/hyperfine.gp"
+	print "hf_n = " nh > out
+	print "hf_min = " hmin >> out
+	print "hf_max = " hmax >> out
+	close(out)
+}

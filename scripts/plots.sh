@@ -1,0 +1,177 @@
+#!/bin/sh
+# scripts/plots.sh: redraws every figure from the results CSVs (`make plots`).
+#
+# Reads results/results.csv (the local run) when present, else the committed
+# reference results/reference/results.csv, plus the optional scaling.csv,
+# sweep.csv and hyperfine.csv next to it.  Writes SVG (web), PDF (paper) and
+# PNG (README) into plots/out/.  A missing optional CSV skips only the
+# figures that need it; a malformed CSV stops with FILE:LINE: column: what
+# was expected, and exit status 1.
+#
+# Environment: RESULTS_DIR (instead of results/), PLOTS_OUT (instead of
+# plots/out), ALIGN_RATIO (align of figures 1 and 3; default: the smallest in
+# the CSV), ALIGN_BYTES (align of figure 2; default 64), BYTES_GRAPHS
+# (comma-separated graphs of figure 2), FORMATS (default "svg pdf png").
+set -eu
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+res=${RESULTS_DIR:-results}
+out=${PLOTS_OUT:-plots/out}
+formats=${FORMATS:-svg pdf png}
+data=$out/data
+
+say() { printf 'plots: %s\n' "$*" >&2; }
+die() { printf 'plots: %s\n' "$*" >&2; exit 1; }
+
+command -v gnuplot >/dev/null 2>&1 ||
+	die "gnuplot not found (install it with: sh scripts/deps.sh plots)"
+
+if [ -f "$res/results.csv" ]; then
+	dir=$res
+	say "drawing from the local run: $res/results.csv"
+	origin="local run"
+elif [ -f "$res/reference/results.csv" ]; then
+	dir=$res/reference
+	say "no $res/results.csv (run 'make bench' for a local run); drawing from the committed reference: $dir/results.csv"
+	origin="reference results"
+else
+	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
+fi
+
+rm -rf "$data"
+mkdir -p "$out" "$data"
+
+# Hyperfine quotes fields that hold commas; the checks split on commas, so
+# quoted commas become ';' first (line numbers are kept).
+unquote() {
+	awk '{
+		s = $0; o = ""; q = 0
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (q && c == ",") c = ";"
+			o = o c
+		}
+		print o
+	}' "$1"
+}
+
+# check FILE NEED UINT SINT REAL ENUMS: exits on the first problem.
+check() {
+	awk -F, -v need="$2" -v uint="$3" -v sint="$4" -v real="$5" -v enums="$6" \
+		-f scripts/csvcheck.awk "$1" || exit 1
+}
+
+RES_NEED="graph,family,buffers,sum_bytes,lower_bound_bytes,planner,align,valid,peak_bytes,peak_align1_bytes,padding_bytes,plan_ns"
+RES_UINT="buffers,sum_bytes,lower_bound_bytes,align,peak_bytes,peak_align1_bytes,plan_ns"
+RES_SINT="padding_bytes"
+
+# Check every CSV before drawing anything.
+check "$dir/results.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no"
+if [ -f "$dir/scaling.csv" ]; then
+	check "$dir/scaling.csv" "planner,buffers,plan_ns,status" "buffers,plan_ns" "" "" "status=ok|timed_out"
+fi
+if [ -f "$dir/sweep.csv" ]; then
+	check "$dir/sweep.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no"
+fi
+if [ -f "$dir/hyperfine.csv" ]; then
+	unquote "$dir/hyperfine.csv" > "$data/hyperfine.in"
+	# Messages name the original file.
+	awk -F, -v need="command,mean,stddev,min,max" -v real="mean,stddev,min,max" \
+		-f scripts/csvcheck.awk "$data/hyperfine.in" 2>"$data/hyperfine.err" || {
+		sed "s|^$data/hyperfine.in|$dir/hyperfine.csv|" "$data/hyperfine.err" >&2
+		exit 1
+	}
+fi
+
+# The planners' legend order, from plots/style.gp.
+known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
+
+# Caption: machine and revision from the .meta sidecar.
+meta=$dir/results.meta
+if [ -f "$meta" ]; then
+	caption=$(awk -F= -v origin="$origin" '
+		{ sub(/\r$/, ""); k = $1; sub(/^[^=]*=/, ""); m[k] = $0 }
+		END {
+			rev = (m["git_revision"] != "") ? substr(m["git_revision"], 1, 10) : "unknown"
+			if (m["git_dirty"] == "yes" || m["git_dirty"] == "1" || m["git_dirty"] == "true") rev = rev "+dirty"
+			s = origin ", rev " rev
+			if (m["cpu_model"] != "") s = s ", " m["cpu_model"]
+			if (m["cores"] != "") s = s " (" m["cores"] " cores)"
+			if (m["compiler"] != "") s = s ", " m["compiler"]
+			if (m["date_utc"] != "") s = s ", " m["date_utc"]
+			gsub(/["\\]/, "'\''", s)
+			print s
+		}' "$meta")
+else
+	say "no $meta: figures carry no machine/revision caption"
+	caption="$origin, machine and revision unknown (no results.meta)"
+fi
+printf 'meta_caption = "%s"\n' "$caption" > "$data/meta.gp"
+
+awk -F, -v mode=results -v dir="$data" -v known="$known" \
+	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
+	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/plotdata.awk "$dir/results.csv"
+
+# draw NAME [VARS]: plots/NAME.gp once per format.
+draw() {
+	name=$1; shift
+	for f in $formats; do
+		gnuplot -e "datadir='$data'; out='$out/$name.$f'; ${1:-}" "plots/$name.gp" ||
+			die "plots/$name.gp failed for $out/$name.$f"
+	done
+	drawn="$drawn $name"
+}
+drawn=""
+skipped=""
+
+draw overhead
+draw bytes
+draw cdf
+
+# 4. scaling (optional).
+if [ -f "$dir/scaling.csv" ]; then
+	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$dir/scaling.csv"
+	draw scaling
+else
+	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
+	skipped="$skipped scaling"
+fi
+
+# 5. plan layouts: one per planner for one graph, when the CLI can emit them.
+if [ -x build/arenabench ]; then
+	if sh scripts/layouts.sh "$data" "$out" "$formats"; then
+		drawn="$drawn layout"
+	else
+		say "plan layouts skipped (see above)"
+		skipped="$skipped layout"
+	fi
+else
+	say "no build/arenabench: skipping the plan layouts (plots/layout.gp)"
+	skipped="$skipped layout"
+fi
+
+# 6. alignment sweep: sweep.csv, else the aligns results.csv has.
+if [ -f "$dir/sweep.csv" ]; then
+	sweep_src="sweep.csv"
+	sweep_file=$dir/sweep.csv
+else
+	say "no $dir/sweep.csv (make sweep): the alignment figure uses the aligns in results.csv"
+	sweep_src="results.csv only (no sweep.csv)"
+	sweep_file=$dir/results.csv
+fi
+awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$sweep_file"
+draw sweep "sweep_src='$sweep_src'"
+
+# 7. whole-command times (optional).
+if [ -f "$dir/hyperfine.csv" ]; then
+	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/plotdata.awk "$data/hyperfine.in"
+	draw hyperfine
+else
+	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"
+	skipped="$skipped hyperfine"
+fi
+
+say "drew:$drawn -> $out/ ($formats)"
+[ -z "$skipped" ] || say "skipped:$skipped"
