@@ -1,0 +1,55 @@
+/*
+ * libFuzzer target: the TFLite importer must turn any byte string into a
+ * graph or a clean error, never a crash or an out-of-bounds read.
+ * Built and run by scripts/fuzz.sh.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflite.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void one(const uint8_t *data, size_t size,
+		const struct ab_tflite_options *opt)
+{
+	struct ab_graph g;
+	struct ab_tflite_info info;
+	struct ab_error err;
+	int rc;
+
+	err.msg[0] = 0;
+	rc = ab_tflite_parse(data, size, "fuzz.tflite", opt, &g, &info, &err);
+	if (rc) {
+		/* A failure must say what went wrong. */
+		if (rc > 0 || !err.msg[0] || !strstr(err.msg, "fuzz.tflite"))
+			abort();
+		return;
+	}
+	/* A graph that imports must be safe to check and print. */
+	if (ab_graph_check(&g, "fuzz.tflite", &err) > 0)
+		abort();
+	free(ab_graph_to_text(&g));
+	if (info.has_offline_plan && info.n_offline != g.n_tensors)
+		abort();
+	ab_graph_free(&g);
+	ab_tflite_info_free(&info);
+	if (opt->subgraph == 0 && info.n_subgraphs > 1) {
+		struct ab_tflite_options o2 = *opt;
+
+		o2.subgraph = (int)(info.n_subgraphs - 1);
+		one(data, size, &o2);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ab_tflite_options opt = { .subgraph = 0, .n_dims = 1 };
+
+	/* One override so that dynamic shapes take both paths. */
+	strcpy(opt.dims[0].name, "d0");
+	opt.dims[0].value = 3;
+	one(data, size, &opt);
+	return 0;
+}
