@@ -31,8 +31,6 @@ if (have_live) {
 	ymax = STATS_max > ymax ? STATS_max : ymax
 	stats live using "lower_bound_bytes" nooutput
 	lbound = STATS_max
-	stats live using "step" nooutput
-	xmax = STATS_max + 1 > xmax ? STATS_max + 1 : xmax
 }
 # The arena column, when present and not all zero, colours by arena.
 by_arena = 0
@@ -65,12 +63,12 @@ plot plan using ((column("lower") + column("upper")) / 2.0):((column("offset") +
 	:(column("lower")):(column("upper")):(column("offset") / u):((column("offset") + column("size")) / u) \
 	:(fill(key_of(0))) with boxxyerror fc rgb variable fs solid 0.9 border lc rgb edge \
 	title (by_arena ? "buffers (colour = arena)" : "buffers"), \
-     plan using ((column("lower") + column("upper")) / 2.0):((column("offset") + column("size") / 2.0) / u) \
-	:(labels_on && column("size") > ymax * 0.03 ? strcol("id") : "") with labels font f_small notitle, \
      (have_live ? live : plan) using (have_live ? column("step") : NaN):(have_live ? column("live_bytes") / u : NaN) \
 	with steps lw 2 lc rgb "#222222" title (have_live ? "live bytes" : ""), \
      (have_live ? live : plan) using (have_live ? column("step") : NaN):(have_live ? column("live_bytes") / u : NaN):(1):(0) \
 	with vectors nohead lw 2 lc rgb "#222222" notitle, \
      (lbound >= 0 ? lbound / u : NaN) with lines lw 2 dt 2 lc rgb "#d62728" \
 	title (lbound >= 0 ? sprintf("lower bound %s", human(lbound)) : ""), \
-     peak / u with lines lw 1.5 dt 4 lc rgb edge title sprintf("peak %s", human(peak))
+     peak / u with lines lw 1.5 dt 4 lc rgb edge title sprintf("peak %s", human(peak)), \
+     plan using ((column("lower") + column("upper")) / 2.0):((column("offset") + column("size") / 2.0) / u) \
+	:(labels_on && column("size") > ymax * 0.03 ? strcol("id") : "") with labels font f_small notitle

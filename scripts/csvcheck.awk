@@ -5,6 +5,8 @@
 #
 # need:  columns that must be in the header
 # uint:  columns holding non-negative integers
+# uopt:  columns holding non-negative integers or nothing (e.g. plan_ns
+#        under `bench --no-timing`)
 # sint:  columns holding signed integers
 # real:  columns holding decimal numbers (1.5, 2e-3)
 # enums: column=value|value;... columns with a fixed set of values
@@ -27,6 +29,7 @@ function setof(list, arr,    n, i, t) {
 BEGIN {
 	setof(need, want)
 	setof(uint, isuint)
+	setof(uopt, isuopt)
 	setof(sint, issint)
 	setof(real, isreal)
 	ne = split(enums, et, ";")
@@ -61,6 +64,8 @@ $0 == "" { fail(NR, "empty line (expected " nh " fields)") }
 		v = $(col[c])
 		if (c in isuint && v !~ /^[0-9]+$/)
 			fail(NR, "column '" c "' (field " col[c] "): expected a non-negative integer, found '" v "'")
+		if (c in isuopt && v !~ /^[0-9]*$/)
+			fail(NR, "column '" c "' (field " col[c] "): expected a non-negative integer or nothing, found '" v "'")
 		if (c in issint && v !~ /^-?[0-9]+$/)
 			fail(NR, "column '" c "' (field " col[c] "): expected an integer, found '" v "'")
 		if (c in isreal && v !~ /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/)

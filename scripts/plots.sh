@@ -57,23 +57,24 @@ unquote() {
 	}' "$1"
 }
 
-# check FILE NEED UINT SINT REAL ENUMS: exits on the first problem.
+# check FILE NEED UINT SINT REAL ENUMS [UOPT]: exits on the first problem.
 check() {
-	awk -F, -v need="$2" -v uint="$3" -v sint="$4" -v real="$5" -v enums="$6" \
+	awk -F, -v need="$2" -v uint="$3" -v sint="$4" -v real="$5" -v enums="$6" -v uopt="${7:-}" \
 		-f scripts/csvcheck.awk "$1" || exit 1
 }
 
 RES_NEED="graph,family,buffers,sum_bytes,lower_bound_bytes,planner,align,valid,peak_bytes,peak_align1_bytes,padding_bytes,plan_ns"
-RES_UINT="buffers,sum_bytes,lower_bound_bytes,align,peak_bytes,peak_align1_bytes,plan_ns"
+RES_UINT="buffers,sum_bytes,lower_bound_bytes,align,peak_bytes,peak_align1_bytes"
+RES_UOPT="plan_ns"	# empty under bench --no-timing
 RES_SINT="padding_bytes"
 
 # Check every CSV before drawing anything.
-check "$dir/results.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no"
+check "$dir/results.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
 if [ -f "$dir/scaling.csv" ]; then
 	check "$dir/scaling.csv" "planner,buffers,plan_ns,status" "buffers,plan_ns" "" "" "status=ok|timed_out"
 fi
 if [ -f "$dir/sweep.csv" ]; then
-	check "$dir/sweep.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no"
+	check "$dir/sweep.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
 fi
 if [ -f "$dir/hyperfine.csv" ]; then
 	unquote "$dir/hyperfine.csv" > "$data/hyperfine.in"
@@ -141,7 +142,7 @@ fi
 
 # 5. plan layouts: one per planner for one graph, when the CLI can emit them.
 if [ -x build/arenabench ]; then
-	if sh scripts/layouts.sh "$data" "$out" "$formats"; then
+	if RESULTS_CSV="$dir/results.csv" sh scripts/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"

@@ -1,0 +1,27 @@
+#!/bin/sh
+# scripts/paper.sh: builds paper/paper.pdf (`make paper`): redraws the
+# figures (scripts/plots.sh), regenerates paper/generated/ from the results
+# CSVs (scripts/paper-numbers.sh), then runs pdflatex twice.
+set -eu
+cd "$(dirname "$0")/.."
+
+command -v pdflatex >/dev/null 2>&1 || {
+	echo "paper: pdflatex not found (install it with: sh scripts/deps.sh paper)" >&2
+	exit 1
+}
+sh scripts/plots.sh
+sh scripts/paper-numbers.sh
+
+cd paper
+for pass in 1 2; do
+	if ! pdflatex -interaction=nonstopmode -halt-on-error -file-line-error paper.tex >paper.build.log 2>&1; then
+		echo "paper: pdflatex failed (pass $pass); the first errors from paper/paper.build.log:" >&2
+		grep -E '^[^ ]+:[0-9]+:|^!' paper.build.log | head -n 20 >&2
+		exit 1
+	fi
+done
+if grep -q 'LaTeX Warning: .*undefined' paper.log; then
+	echo "paper: warning: undefined references (see paper/paper.log)" >&2
+fi
+pages=$(sed -n 's/.*Output written on paper.pdf (\([0-9]*\) page.*/\1/p' paper.build.log)
+echo "paper: wrote paper/paper.pdf (${pages:-?} pages)" >&2
