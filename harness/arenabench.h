@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,7 @@ struct ab_tensor {
 	int64_t dims[AB_MAX_RANK];
 	uint64_t bytes;             /* computed from shape, or explicit */
 	uint32_t align;             /* the buffer's own alignment, >= 1 */
+	int line;                   /* source line, 0 when not from text */
 };
 
 /* Operator flags used by later transforms (reordering, in-place). */
@@ -146,6 +148,7 @@ struct ab_problem {
 	size_t n;                 /* buffers */
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
+	char **label;             /* CSV id text (ids may be names), or NULL */
 	int32_t *tensor;          /* graph tensor index, or -1 */
 	int32_t steps;            /* steps are 0 .. steps-1 */
 	size_t n_phase_starts;    /* phase marker steps from the graph */
@@ -174,6 +177,17 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			 struct ab_problem *out, struct ab_error *err);
 int ab_problem_load_csv(const char *path, struct ab_problem *out,
 			struct ab_error *err);
+
+/* The live curve: from time[k] on (until time[k+1]), bytes[k] raw bytes
+ * in buffers[k] buffers are live.  Only times where something changes. */
+struct ab_live_profile {
+	size_t n;
+	int64_t *time;
+	uint64_t *bytes;
+	size_t *buffers;
+};
+int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp);
+void ab_live_profile_free(struct ab_live_profile *lp);
 
 /* Largest sum of raw sizes live at any one step; optionally that step. */
 uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step);
@@ -206,8 +220,71 @@ struct ab_plan {
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
 void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
 void ab_plan_free(struct ab_plan *plan);
+/* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
+ * offset[,arena] in problem order; upper = last + 1. */
+int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
+		      const struct ab_plan *plan);
 /* Single-arena helper: arena 0 at base 0, peak = max(offset + size). */
 void ab_plan_finish_single(struct ab_plan *plan, const struct ab_problem *p);
+
+/* -------------------------------------------------------------- validation */
+
+enum ab_verdict {
+	AB_PLAN_VALID,
+	AB_PLAN_OVERLAP,        /* a and b are live together and overlap */
+	AB_PLAN_MISALIGNED,     /* a's offset is not a multiple of its align */
+	AB_PLAN_OUTSIDE_ARENA,  /* a lies (partly) outside its arena */
+	AB_PLAN_BAD_ARENA,      /* a's arena index or an arena's extent is bad */
+	AB_PLAN_ABOVE_PEAK,     /* a ends above the plan's reported peak */
+	AB_PLAN_STOMP,          /* execution check: b overwrote a while live */
+	AB_PLAN_CHECK_FAILED,   /* the check itself could not run (memory) */
+};
+
+struct ab_check_result {
+	enum ab_verdict verdict;
+	size_t a, b;         /* buffer indices involved */
+	int32_t step;        /* execution check: step of detection, or -1 */
+};
+
+const char *ab_verdict_name(enum ab_verdict v);
+
+/* The geometric check: an O(n log n) sweep over time with the live
+ * buffers ordered by address.  Returns the verdict (also in *res). */
+enum ab_verdict ab_validate_plan(const struct ab_problem *p,
+				 const struct ab_plan *plan, uint32_t align,
+				 struct ab_check_result *res);
+
+enum ab_exec_mode {
+	AB_EXEC_FULL,    /* every byte written and verified */
+	AB_EXEC_SAMPLED, /* first/last word and one word per 4 KiB */
+	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
+};
+const char *ab_exec_mode_name(enum ab_exec_mode m);
+
+/* Above these, the execution check samples. */
+#define AB_EXEC_FULL_MAX_BUFFERS 100000
+#define AB_EXEC_FULL_MAX_BYTES (1ull << 30)
+#define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
+
+/*
+ * The execution check: allocate an arena of the plan's peak and run the
+ * schedule.  Each tensor's content is a pseudo-random stream seeded from
+ * its producer and the seeds of the producer's inputs.  With a graph, at
+ * step k the op's inputs are verified, its outputs and scratch written,
+ * then inputs, outputs and scratch verified again; graph outputs (and, under
+ * the tflite rule, graph inputs) are verified at the end.  A stomp is thus
+ * seen at the victim's next read at the latest, and is attributed to the
+ * write that hit it.  Without a graph (a CSV problem) every distinct time
+ * is a step: buffers are written at their first time and verified then and
+ * at their last.  `force` selects a mode; NULL = full unless large.
+ */
+enum ab_verdict ab_execute_plan(const struct ab_graph *g,
+				const struct ab_problem *p,
+				const struct ab_plan *plan,
+				enum ab_lifetime_rule rule,
+				const enum ab_exec_mode *force,
+				enum ab_exec_mode *mode,
+				struct ab_check_result *res);
 
 /* ---------------------------------------------------------------- planners */
 

@@ -1,0 +1,455 @@
+/*
+ * The bench stage: for every input, planner and alignment, plan, run both
+ * plan checks, time the planner with Google Benchmark and collect a row.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "timing.h"
+
+static char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+char *ab_options_string(const struct ab_load_options *l,
+			const struct ab_plan_options *o)
+{
+	char phases[16] = "auto", budget[24] = "default";
+
+	if (o->phases > 0)
+		snprintf(phases, sizeof(phases), "%d", o->phases);
+	if (o->budget > 0)
+		snprintf(budget, sizeof(budget), "%" PRIu64, o->budget);
+	return xasprintf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
+			 ";budget=%s;phases=%s",
+			 ab_lifetime_rule_name(l->problem.lifetimes),
+			 l->problem.round_to > 1 ? l->problem.round_to : 1,
+			 l->problem.include_scratch ? "yes" : "no", o->seed,
+			 budget, phases);
+}
+
+static char *describe(const struct ab_input *in,
+		      const struct ab_check_result *r, const char *check)
+{
+	char a[160], b[160];
+	const struct ab_problem *p = &in->problem;
+
+	ab_input_buffer_name(in, r->a, a, sizeof(a));
+	ab_input_buffer_name(in, r->b, b, sizeof(b));
+	switch (r->verdict) {
+	case AB_PLAN_OVERLAP:
+		return xasprintf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] and %s [%" PRId32 ",%" PRId32 "] are live together and overlap in address",
+				 check, a, p->buf[r->a].first, p->buf[r->a].last,
+				 b, p->buf[r->b].first, p->buf[r->b].last);
+	case AB_PLAN_STOMP:
+		return xasprintf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
+				 check, a, b, r->step);
+	case AB_PLAN_MISALIGNED:
+	case AB_PLAN_OUTSIDE_ARENA:
+	case AB_PLAN_ABOVE_PEAK:
+		return xasprintf("%s check: buffer %s is %s", check, a,
+				 ab_verdict_name(r->verdict));
+	default:
+		return xasprintf("%s check: %s", check, ab_verdict_name(r->verdict));
+	}
+}
+
+int ab_plan_and_check(const struct ab_input *in,
+		      const struct ab_planner *pl,
+		      const struct ab_plan_options *o,
+		      enum ab_lifetime_rule rule, struct ab_plan *plan,
+		      struct ab_row *row)
+{
+	struct ab_check_result res;
+	int rc;
+
+	ab_plan_reset(plan);
+	rc = pl->plan(&in->problem, o, plan);
+	row->valid = false;
+	row->exec_mode = AB_EXEC_SKIPPED;
+	if (rc) {
+		row->error = xasprintf("planner %s failed: %s", pl->name,
+				       strerror(-rc));
+		return 0;
+	}
+	row->peak_bytes = plan->peak;
+	row->arenas = plan->n_arenas;
+	row->stopped_by = plan->stopped_by;
+	row->iterations = plan->iterations;
+	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
+					? plan->best_bound
+					: row->lower_bound_bytes;
+	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
+							    : plan->optimal;
+	if (ab_validate_plan(&in->problem, plan, o->align, &res) !=
+	    AB_PLAN_VALID) {
+		row->error = describe(in, &res, "geometric");
+		return 0;
+	}
+	if (ab_execute_plan(in->has_graph ? &in->graph : NULL, &in->problem,
+			    plan, rule, NULL,
+			    &row->exec_mode, &res) != AB_PLAN_VALID) {
+		row->error = describe(in, &res, "execution");
+		return 0;
+	}
+	row->valid = true;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the run */
+
+struct timed_ctx {
+	const struct ab_problem *p;
+	const struct ab_planner *pl;
+	struct ab_plan_options o;
+	struct ab_plan *plan;
+};
+
+static int timed_plan(void *ctx)
+{
+	struct timed_ctx *c = ctx;
+
+	return c->pl->plan(c->p, &c->o, c->plan);
+}
+
+struct timing_sink {
+	struct ab_row *rows; /* the rows of this input */
+};
+
+static void on_timing(void *user, size_t index,
+		      const struct ab_timing_result *r)
+{
+	struct timing_sink *s = user;
+	struct ab_row *row = &s->rows[index];
+
+	if (r->error)
+		return;
+	row->timed = true;
+	row->plan_ns = r->median_ns;
+	row->plan_ns_stddev = r->stddev_ns;
+	row->repetitions = r->repetitions;
+}
+
+static int push_row(struct ab_rows *rows, struct ab_row **out)
+{
+	if (rows->n == rows->cap) {
+		size_t cap = rows->cap ? rows->cap * 2 : 64;
+		void *r = realloc(rows->row, cap * sizeof(*rows->row));
+
+		if (!r)
+			return -ENOMEM;
+		rows->row = r;
+		rows->cap = cap;
+	}
+	*out = &rows->row[rows->n++];
+	memset(*out, 0, sizeof(**out));
+	return 0;
+}
+
+void ab_rows_free(struct ab_rows *rows)
+{
+	for (size_t i = 0; i < rows->n; i++) {
+		free(rows->row[i].graph);
+		free(rows->row[i].family);
+		free(rows->row[i].source);
+		free(rows->row[i].options);
+		free(rows->row[i].error);
+	}
+	free(rows->row);
+	memset(rows, 0, sizeof(*rows));
+}
+
+static int bench_input(const struct ab_bench_config *cfg,
+		       const struct ab_input *in, struct ab_rows *rows,
+		       struct ab_error *err)
+{
+	const struct ab_problem *p = &in->problem;
+	size_t first_row = rows->n, per_input = cfg->n_planners * cfg->n_aligns;
+	uint64_t sum = ab_sum_bytes(p), lb = ab_lower_bound(p, NULL);
+	size_t max_live = ab_max_live_buffers(p);
+	struct ab_plan plan, timing_plan;
+	struct timed_ctx *ctx = NULL;
+	ab_timed_fn *fns = NULL;
+	void **ctxs = NULL;
+	const char **names = NULL;
+	int rc;
+
+	rc = ab_plan_alloc(&plan, p->n);
+	if (!rc)
+		rc = ab_plan_alloc(&timing_plan, p->n);
+	if (rc)
+		return ab_fail(err, rc, "%s: out of memory", in->path);
+	for (size_t k = 0; k < cfg->n_planners; k++) {
+		const struct ab_planner *pl = cfg->planners[k];
+		struct ab_plan_options o = cfg->plan;
+		uint64_t peak1 = 0;
+		bool have_peak1 = false;
+
+		for (size_t a = 0; a < cfg->n_aligns; a++) {
+			struct ab_row *row;
+
+			rc = push_row(rows, &row);
+			if (rc)
+				goto oom;
+			row->graph = strdup(p->name ? p->name : in->path);
+			row->family = strdup(in->family);
+			row->source = strdup(in->source);
+			o.align = cfg->aligns[a];
+			row->options = ab_options_string(&cfg->load, &o);
+			if (!row->graph || !row->family || !row->source ||
+			    !row->options)
+				goto oom;
+			row->ops = in->ops;
+			row->buffers = p->n;
+			row->sum_bytes = sum;
+			row->weights_bytes = p->weights_bytes;
+			row->lower_bound_bytes = lb;
+			row->max_live_buffers = max_live;
+			row->planner = pl;
+			row->align = o.align;
+			/* peak at alignment 1, from the same planner */
+			if (!have_peak1 && o.align != 1) {
+				struct ab_row r1 = *row;
+				struct ab_plan_options o1 = o;
+
+				r1.error = NULL;
+				o1.align = 1;
+				ab_plan_and_check(in, pl, &o1,
+						  cfg->load.problem.lifetimes,
+						  &plan, &r1);
+				if (!r1.valid) {
+					row->error = r1.error;
+					rows->invalid++;
+					if (cfg->problem)
+						cfg->problem(cfg->user, row->error);
+				} else {
+					free(r1.error);
+				}
+				peak1 = r1.peak_bytes;
+				have_peak1 = true;
+			}
+			ab_plan_and_check(in, pl, &o, cfg->load.problem.lifetimes,
+					  &plan, row);
+			if (o.align == 1 && !have_peak1) {
+				peak1 = row->peak_bytes;
+				have_peak1 = true;
+			}
+			row->peak_align1_bytes = peak1;
+			if (!row->valid) {
+				rows->invalid++;
+				if (cfg->problem && row->error) {
+					char *m = xasprintf("%s: planner %s at align %u: %s",
+							    in->path, pl->name, o.align, row->error);
+
+					cfg->problem(cfg->user, m ? m : row->error);
+					free(m);
+				}
+			}
+		}
+	}
+	if (cfg->timing && per_input) {
+		ctx = calloc(per_input, sizeof(*ctx));
+		fns = calloc(per_input, sizeof(*fns));
+		ctxs = calloc(per_input, sizeof(*ctxs));
+		names = calloc(per_input, sizeof(*names));
+		if (!ctx || !fns || !ctxs || !names)
+			goto oom;
+		for (size_t j = 0; j < per_input; j++) {
+			struct ab_row *row = &rows->row[first_row + j];
+
+			ctx[j].p = p;
+			ctx[j].pl = row->planner;
+			ctx[j].o = cfg->plan;
+			ctx[j].o.align = row->align;
+			ctx[j].plan = &timing_plan;
+			fns[j] = timed_plan;
+			ctxs[j] = &ctx[j];
+			names[j] = row->planner->name;
+		}
+		{
+			struct timing_sink sink = { &rows->row[first_row] };
+
+			ab_timing_run(names, fns, ctxs, per_input, on_timing,
+				      &sink);
+		}
+	}
+	rc = 0;
+	goto out;
+oom:
+	rc = ab_fail(err, -ENOMEM, "%s: out of memory", in->path);
+out:
+	free(ctx);
+	free(fns);
+	free(ctxs);
+	free(names);
+	ab_plan_free(&plan);
+	ab_plan_free(&timing_plan);
+	return rc;
+}
+
+int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
+		 struct ab_error *err)
+{
+	memset(rows, 0, sizeof(*rows));
+	for (size_t i = 0; i < cfg->n_inputs; i++) {
+		struct ab_input in;
+		int rc;
+
+		if (cfg->progress)
+			cfg->progress(cfg->user, i, cfg->n_inputs,
+				      cfg->inputs[i], "planning");
+		rc = ab_input_load(cfg->inputs[i], &cfg->load, &in, err);
+		if (rc)
+			return rc;
+		rc = bench_input(cfg, &in, rows, err);
+		ab_input_free(&in);
+		if (rc)
+			return rc;
+	}
+	if (cfg->progress)
+		cfg->progress(cfg->user, cfg->n_inputs, cfg->n_inputs, NULL,
+			      "done");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ output */
+
+static const char *const columns =
+	"schema_version,graph,family,source,ops,buffers,sum_bytes,"
+	"weights_bytes,lower_bound_bytes,max_live_buffers,planner,cost_class,"
+	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
+	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
+	"plan_ns,plan_ns_stddev,repetitions";
+
+/* CSV fields never hold commas, quotes or newlines. */
+static void put_field(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		char c = *s;
+
+		if (c == ',')
+			c = ';';
+		else if (c == '"')
+			c = '\'';
+		else if (c == '\n' || c == '\r')
+			c = ' ';
+		fputc(c, f);
+	}
+}
+
+static const char *const stopped_names[] = { "none", "budget", "time" };
+static const char *const optimal_names[] = { "unknown", "yes", "no" };
+
+int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
+{
+	fprintf(f, "%s\n", columns);
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct ab_row *r = &rows->row[i];
+
+		fputs("1,", f);
+		put_field(f, r->graph);
+		fputc(',', f);
+		put_field(f, r->family);
+		fputc(',', f);
+		put_field(f, r->source);
+		fprintf(f, ",%zu,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%zu,",
+			r->ops, r->buffers, r->sum_bytes, r->weights_bytes,
+			r->lower_bound_bytes, r->max_live_buffers);
+		put_field(f, r->planner->name);
+		fprintf(f, ",%s,%u,", r->planner->cost == AB_COST_FAST ? "fast" : "budgeted",
+			r->align);
+		put_field(f, r->options);
+		fprintf(f, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%d,%s,%s,%" PRIu64 ",%" PRIu64 ",",
+			r->valid ? "yes" : "no", ab_exec_mode_name(r->exec_mode),
+			r->peak_bytes, r->peak_align1_bytes,
+			(int64_t)(r->peak_bytes - r->peak_align1_bytes),
+			r->arenas, stopped_names[r->stopped_by],
+			optimal_names[r->optimal], r->best_bound_bytes,
+			r->iterations);
+		if (r->timed)
+			fprintf(f, "%.0f,%.0f,%d\n", r->plan_ns,
+				r->plan_ns_stddev, r->repetitions);
+		else
+			fputs(",,0\n", f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static void run_capture(const char *cmd, char *buf, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+
+	buf[0] = 0;
+	if (p) {
+		if (!fgets(buf, (int)len, p))
+			buf[0] = 0;
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		snprintf(buf, len, "unknown");
+}
+
+int ab_write_meta(FILE *f, int argc, char **argv)
+{
+	char rev[128], dirty[16], cpu[256] = "unknown", line[512], date[64];
+	char bench[128];
+	struct utsname u;
+	FILE *ci = fopen("/proc/cpuinfo", "r");
+	time_t now = time(NULL);
+
+	run_capture("git rev-parse HEAD 2>/dev/null", rev, sizeof(rev));
+	run_capture("git status --porcelain --untracked-files=no 2>/dev/null | head -c1 | wc -c",
+		    dirty, sizeof(dirty));
+	run_capture("dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null",
+		    bench, sizeof(bench));
+	while (ci && fgets(line, sizeof(line), ci)) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+
+			if (c) {
+				snprintf(cpu, sizeof(cpu), "%s", c + 2);
+				cpu[strcspn(cpu, "\n")] = 0;
+			}
+			break;
+		}
+	}
+	if (ci)
+		fclose(ci);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, "git_revision=%s\n", rev);
+	fprintf(f, "git_dirty=%s\n", strcmp(dirty, "0") ? "yes" : "no");
+#ifdef __clang__
+	fprintf(f, "compiler=clang %s\n", __clang_version__);
+#else
+	fprintf(f, "compiler=gcc %s\n", __VERSION__);
+#endif
+	fprintf(f, "cpu_model=%s\n", cpu);
+	fprintf(f, "cores=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	if (uname(&u) == 0)
+		fprintf(f, "kernel=%s %s %s\n", u.sysname, u.release, u.machine);
+	fprintf(f, "date_utc=%s\n", date);
+	fprintf(f, "benchmark_library=%s %s\n", ab_timing_library(), bench);
+	fputs("command=", f);
+	for (int i = 0; i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}

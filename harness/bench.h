@@ -1,0 +1,77 @@
+/* The bench stage: inputs x planners x alignments -> validated rows -> CSV. */
+#ifndef AB_BENCH_H
+#define AB_BENCH_H
+
+#include "arenabench.h"
+#include "input.h"
+
+struct ab_row {
+	/* identity */
+	char *graph, *family, *source;
+	size_t ops, buffers;
+	uint64_t sum_bytes, weights_bytes, lower_bound_bytes;
+	size_t max_live_buffers;
+	const struct ab_planner *planner;
+	uint32_t align;
+	char *options;
+	/* outcome */
+	bool valid;
+	enum ab_exec_mode exec_mode;
+	char *error;           /* why it is not valid, or NULL */
+	uint64_t peak_bytes, peak_align1_bytes;
+	int arenas;
+	enum ab_stopped_by stopped_by;
+	enum ab_optimal optimal;
+	uint64_t best_bound_bytes, iterations;
+	/* timing; timed = false leaves the columns empty */
+	bool timed;
+	double plan_ns, plan_ns_stddev;
+	int repetitions;
+};
+
+struct ab_bench_config {
+	const char *const *inputs;
+	size_t n_inputs;
+	const struct ab_planner *const *planners;
+	size_t n_planners;
+	const uint32_t *aligns;
+	size_t n_aligns;
+	struct ab_load_options load;
+	struct ab_plan_options plan; /* align is set per row */
+	bool timing;
+	/* progress and problems go to the caller (only main prints) */
+	void (*progress)(void *user, size_t done, size_t total,
+			 const char *path, const char *what);
+	void (*problem)(void *user, const char *msg);
+	void *user;
+};
+
+struct ab_rows {
+	struct ab_row *row;
+	size_t n, cap;
+	size_t invalid;
+};
+
+/* Runs the benchmark.  Input errors stop the run (nothing is written by
+ * this function); invalid plans are recorded as valid = no and counted. */
+int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
+		 struct ab_error *err);
+void ab_rows_free(struct ab_rows *rows);
+
+/* Plans, then runs both checks; fills the outcome fields of row except
+ * timing.  `plan` must have room for p->n buffers. */
+int ab_plan_and_check(const struct ab_input *in,
+		      const struct ab_planner *pl,
+		      const struct ab_plan_options *o,
+		      enum ab_lifetime_rule rule, struct ab_plan *plan,
+		      struct ab_row *row);
+
+/* The canonical options string for a row. */
+char *ab_options_string(const struct ab_load_options *l,
+			const struct ab_plan_options *o);
+
+/* CSV writing (schema in docs/results-csv.md) and the metadata sidecar. */
+int ab_rows_write_csv(FILE *f, const struct ab_rows *rows);
+int ab_write_meta(FILE *f, int argc, char **argv);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * The lifetime stage: a graph becomes a problem of buffers with live
+ * ranges.  This is the one place where the lifetime rule lives.
+ *
+ * Step k is the k-th operator.  Under the default rule a tensor produced at
+ * step p and last read at step c is live on [p, c] inclusive; graph inputs
+ * are live from step 0, graph outputs through the last step, a tensor never
+ * read is live on [p, p], scratch owned by op k on [k, k], vars for the
+ * whole run.  Consts are not planned (weights_bytes).
+ *   tflite: as default, but graph inputs stay live to the end of the run.
+ *   tflm:   step 0 is before the first operator, op k runs at step k + 1;
+ *           variables live outside the arena (not planned).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arenabench.h"
+
+static const char *const rule_names[AB_LIFETIMES_COUNT] = {
+	[AB_LIFETIMES_DEFAULT] = "default",
+	[AB_LIFETIMES_TFLITE] = "tflite",
+	[AB_LIFETIMES_TFLM] = "tflm",
+};
+
+const char *ab_lifetime_rule_name(enum ab_lifetime_rule r)
+{
+	return (unsigned)r < AB_LIFETIMES_COUNT ? rule_names[r] : "?";
+}
+
+int ab_lifetime_rule_from_name(const char *s)
+{
+	for (int i = 0; i < AB_LIFETIMES_COUNT; i++)
+		if (strcmp(s, rule_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int ab_problem_from_graph(const struct ab_graph *g,
+			  const struct ab_problem_options *opt,
+			  struct ab_problem *out, struct ab_error *err)
+{
+	const bool tflm = opt->lifetimes == AB_LIFETIMES_TFLM;
+	const int32_t shift = tflm ? 1 : 0; /* step of op k is k + shift */
+	const int32_t last_step = (int32_t)g->n_ops - 1 + shift;
+	int32_t *first = NULL, *last = NULL;
+	size_t n = 0, phases = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (g->n_ops == 0 || g->n_ops > INT32_MAX / 2)
+		return ab_fail(err, -EINVAL, "graph '%s': expected 1 to %d operators, got %zu",
+			       g->name, INT32_MAX / 2, g->n_ops);
+	first = malloc((g->n_tensors + 1) * sizeof(*first));
+	last = malloc((g->n_tensors + 1) * sizeof(*last));
+	if (!first || !last) {
+		rc = ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
+		goto out;
+	}
+	for (size_t t = 0; t < g->n_tensors; t++)
+		first[t] = last[t] = -1;
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+		int32_t step = (int32_t)k + shift;
+
+		for (int i = 0; i < op->n_outputs; i++)
+			first[op->outputs[i]] = step;
+		for (int i = 0; i < op->n_scratch; i++)
+			first[op->scratch[i]] = last[op->scratch[i]] = step;
+		for (int i = 0; i < op->n_inputs; i++)
+			if (op->inputs[i] >= 0)
+				last[op->inputs[i]] = step;
+		phases += op->phase_start;
+	}
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct ab_tensor *tt = &g->tensors[t];
+
+		switch (tt->kind) {
+		case AB_KIND_CONST:
+			out->weights_bytes += tt->bytes;
+			first[t] = -1;
+			continue;
+		case AB_KIND_VAR:
+			if (tflm) {
+				first[t] = -1;
+				continue;
+			}
+			first[t] = 0;
+			last[t] = last_step;
+			break;
+		case AB_KIND_INPUT:
+			first[t] = 0;
+			if (last[t] < 0 || opt->lifetimes == AB_LIFETIMES_TFLITE)
+				last[t] = opt->lifetimes == AB_LIFETIMES_TFLITE ? last_step : 0;
+			break;
+		case AB_KIND_OUTPUT:
+			last[t] = last_step;
+			break;
+		case AB_KIND_INTERMEDIATE:
+			if (last[t] < first[t])
+				last[t] = first[t]; /* never read: [p, p] */
+			break;
+		case AB_KIND_SCRATCH:
+		default:
+			break;
+		}
+		if (tt->dtype == AB_DTYPE_STRING || tt->bytes == 0)
+			first[t] = -1; /* nothing to place */
+		if (first[t] >= 0)
+			n++;
+	}
+	rc = ab_problem_alloc(out, n);
+	if (rc) {
+		rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+		goto out;
+	}
+	n = 0;
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct ab_tensor *tt = &g->tensors[t];
+		uint64_t size = tt->bytes;
+
+		if (first[t] < 0)
+			continue;
+		if (opt->round_to > 1) {
+			if (size > UINT64_MAX - opt->round_to) {
+				rc = ab_fail(err, -EOVERFLOW, "graph '%s': tensor '%s': size overflows when rounded",
+					     g->name, tt->name);
+				goto out;
+			}
+			size = ab_align_up(size, opt->round_to);
+		}
+		out->buf[n].size = size;
+		out->buf[n].align = tt->align ? tt->align : 1;
+		out->buf[n].first = first[t];
+		out->buf[n].last = last[t];
+		out->id[n] = (int64_t)t;
+		out->tensor[n] = (int32_t)t;
+		n++;
+	}
+	out->steps = last_step + 1;
+	out->name = strdup(g->name ? g->name : "graph");
+	if (phases) {
+		out->phase_starts = malloc(phases * sizeof(*out->phase_starts));
+		if (!out->phase_starts) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (size_t k = 0; k < g->n_ops; k++)
+			if (g->ops[k].phase_start && k > 0)
+				out->phase_starts[out->n_phase_starts++] =
+					(int32_t)k + shift;
+	}
+	if (!out->name)
+		rc = -ENOMEM;
+out:
+	free(first);
+	free(last);
+	if (rc)
+		ab_problem_free(out);
+	return rc;
+}

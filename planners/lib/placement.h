@@ -1,0 +1,89 @@
+/*
+ * Shared placement mechanics for planners: buffer orders, and the query
+ * "which already placed buffers overlap buffer i in time, in offset order"
+ * with first-fit and best-fit gap rules on top.  Planners call these; they
+ * do not copy them.
+ *
+ * The time index is a max-segment-tree over the buffers sorted by first
+ * use, holding the last use of each placed buffer.  The buffers that
+ * overlap [a, b] are the placed ones with first <= b (a prefix of that
+ * order) and last >= a (found by pruning subtrees whose max last < a).
+ * A query reports its k hits in O((k + 1) log n) and sorts them by offset
+ * in O(k log k) (radix above 64 hits); placing is O(log n).
+ */
+#ifndef AB_PLACEMENT_H
+#define AB_PLACEMENT_H
+
+#include "arenabench.h"
+#include "sort.h"
+
+/* ------------------------------------------------------------------ orders */
+
+/* order[] = buffer indices sorted by size descending, then first use, then
+ * index (the size_first_fit order).  Returns 0 or -ENOMEM. */
+int ab_order_size_desc(const struct ab_problem *p, uint32_t *order);
+/* By first use ascending, then index. */
+int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
+/* Stable sort of order[0..m) by key[order[j]] ascending (key per buffer). */
+int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
+
+/* ------------------------------------------------------------- the placer */
+
+struct ab_hit {
+	uint64_t offset; /* first byte */
+	uint64_t end;    /* one past the last byte */
+};
+
+struct ab_placer {
+	const struct ab_problem *p;
+	size_t m;            /* buffers in the index */
+	size_t leaves;       /* power of two >= m */
+	uint32_t *by_first;  /* position -> buffer (sorted by first, index) */
+	int32_t *first_at;   /* position -> first use, for binary search */
+	uint32_t *pos_of;    /* buffer -> position, UINT32_MAX if not indexed */
+	int32_t *tree;       /* max last over placed buffers in the subtree */
+	uint64_t *offset;    /* buffer -> offset (the caller's array) */
+	struct ab_hit *hits; /* last query's result, sorted by offset */
+	size_t n_hits, cap_hits;
+	struct ab_key_index *scratch;
+	size_t cap_scratch;
+	uint64_t top;        /* highest end among placed buffers */
+};
+
+/* Indexes the buffers subset[0..m) (all buffers when subset is NULL).
+ * Offsets of placed buffers are written to offsets[buffer]. */
+int ab_placer_init(struct ab_placer *pl, const struct ab_problem *p,
+		   const uint32_t *subset, size_t m, uint64_t *offsets);
+void ab_placer_free(struct ab_placer *pl);
+
+/* Placed buffers whose live range intersects buffer i's, sorted by offset
+ * (ties by end).  The array is valid until the next query. */
+int ab_placer_conflicts(struct ab_placer *pl, size_t i,
+			const struct ab_hit **hits, size_t *k);
+/* Same for an arbitrary closed time range [first, last]. */
+int ab_placer_conflicts_range(struct ab_placer *pl, int32_t first,
+			      int32_t last, const struct ab_hit **hits,
+			      size_t *k);
+void ab_placer_place(struct ab_placer *pl, size_t i, uint64_t offset);
+
+/* Gap rules over hits sorted by offset.
+ * first fit: the lowest offset, multiple of align, where [off, off+size)
+ *   meets no hit.
+ * best fit (TFLite SimpleMemoryArena's rule): among gaps between hits
+ *   (scanned in offset order, each starting at the aligned end of what lies
+ *   below), the one whose room (next offset - aligned start) is smallest
+ *   while >= size, ties to the lowest; otherwise the aligned top. */
+uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
+		      uint64_t align);
+uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
+		     uint64_t align);
+
+/* Places buffers in the given order by a gap rule; fills offsets[] and
+ * returns the highest end in *top.  The one loop most planners need. */
+enum ab_fit_rule { AB_FIT_FIRST, AB_FIT_BEST };
+int ab_place_in_order(const struct ab_problem *p,
+		      const struct ab_plan_options *o, const uint32_t *order,
+		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,
+		      uint64_t *top);
+
+#endif

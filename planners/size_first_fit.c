@@ -1,0 +1,46 @@
+/*
+ * size_first_fit: size-descending first-fit.
+ *
+ * Algorithm: sort buffers by size descending (ties: first use, then
+ * index); place each at the lowest aligned offset where it overlaps no
+ * already placed buffer whose live range intersects its own.
+ * Complexity: O(n log n + sum over buffers of (k + 1) log n), k = placed
+ * buffers overlapping in time (placement.h's interval index).
+ * Source: the family of TFLite Micro's GreedyMemoryPlanner and of the GPU
+ * delegate's greedy-by-size (Pisarchyk & Lee, 2020); `tflm_greedy` is the
+ * faithful baseline with TFLM's own tie-breaking.
+ * Weak spots: first fit is not monotone in alignment; big long-lived
+ * buffers placed first can strand holes that small ones cannot fill
+ * (Robson-style fragmentation).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "placement.h"
+
+static int plan_size_first_fit(const struct ab_problem *p,
+			       const struct ab_plan_options *o,
+			       struct ab_plan *out)
+{
+	uint32_t *order = malloc((p->n ? p->n : 1) * sizeof(*order));
+	uint64_t top;
+	int rc;
+
+	if (!order)
+		return -ENOMEM;
+	rc = ab_order_size_desc(p, order);
+	if (!rc)
+		rc = ab_place_in_order(p, o, order, p->n, AB_FIT_FIRST,
+				       out->offset, &top);
+	if (!rc)
+		ab_plan_finish_single(out, p);
+	free(order);
+	return rc;
+}
+
+const struct ab_planner ab_planner_size_first_fit = {
+	.name = "size_first_fit",
+	.about = "size-descending first-fit over time-overlapping buffers",
+	.cost = AB_COST_FAST,
+	.plan = plan_size_first_fit,
+};
