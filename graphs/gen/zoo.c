@@ -487,7 +487,8 @@ static int slim_head(struct net *n, int x, int classes, bool mean_pool)
  */
 static int mobilenet_v1(const char *dir, const char *name, int alpha100,
 			int res, int in_ch, int classes, enum gen_dtype dt,
-			bool grey_dw, bool scratch, const char *extra)
+			bool grey_dw, bool scratch, const char *extra,
+			const char *source)
 {
 	static const int body[13][2] = {
 		{ 64, 1 }, { 128, 2 }, { 128, 1 }, { 256, 2 }, { 256, 1 },
@@ -497,7 +498,8 @@ static int mobilenet_v1(const char *dir, const char *name, int alpha100,
 	struct net n;
 	int x, c;
 
-	net_init(&n, name, "Howard et al. 2017 (MobileNets), Table 1", dt, scratch);
+	net_init(&n, name, source ? source : "Howard et al. 2017 (MobileNets), Table 1",
+		 dt, scratch);
 	gen_comment(&n.g, "MobileNet v1 %d.%02d/%d, %d input channel(s), %d classes, %s.",
 		    alpha100 / 100, alpha100 % 100, res, in_ch, classes, dname(dt));
 	gen_comment(&n.g, "Source: Howard et al. 2017, arXiv:1704.04861, Table 1 (body) and");
@@ -1671,12 +1673,14 @@ struct entry {
 			 bool scratch, const char *arg) \
 	{ (void)arg; (void)scratch; (void)dt; return call; }
 
-GLUE(z_mnv1_100_224, mobilenet_v1(dir, name, 100, 224, 3, 1001, dt, false, scratch, NULL))
-GLUE(z_mnv1_025_128, mobilenet_v1(dir, name, 25, 128, 3, 1001, dt, false, scratch, NULL))
+GLUE(z_mnv1_100_224, mobilenet_v1(dir, name, 100, 224, 3, 1001, dt, false, scratch, NULL, NULL))
+GLUE(z_mnv1_025_128, mobilenet_v1(dir, name, 25, 128, 3, 1001, dt, false, scratch, NULL, NULL))
 GLUE(z_vww, mobilenet_v1(dir, name, 25, 96, 3, 2, dt, false, scratch,
-	"MLPerf Tiny visual wake words (Banbury et al. 2021, Table 1: VWW, MobileNetV1 0.25, 96x96)."))
+	"MLPerf Tiny visual wake words (Banbury et al. 2021, Table 1: VWW, MobileNetV1 0.25, 96x96).",
+	"Banbury et al. 2021 (MLPerf Tiny) Table 1 VWW; Howard et al. 2017 Table 1"))
 GLUE(z_person, mobilenet_v1(dir, name, 25, 96, 1, 2, dt, true, scratch,
-	"TFLite Micro person detection: 96x96 greyscale, first layer depthwise x8 on 1 channel."))
+	"TFLite Micro person detection: 96x96 greyscale, first layer depthwise x8 on 1 channel.",
+	"TFLite Micro person detection example; Howard et al. 2017 Table 1"))
 GLUE(z_mnv2, mobilenet_v2(dir, name, dt, false, scratch))
 GLUE(z_mnv2_tf2, mobilenet_v2(dir, name, dt, true, scratch))
 GLUE(z_mnv3_large, mobilenet_v3(dir, name, true, dt, scratch))
