@@ -310,6 +310,9 @@ static int tbl_at(struct rd *r, uint64_t pos, int depth, const char *what,
 	if (!fits(r, pos, 4))
 		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
 			   what, pos, r->n);
+	if (ld32(r->p + pos) == 0)
+		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable offset is 0, so the table would be its own vtable",
+			   what, pos);
 	vt = (int64_t)pos - (int32_t)ld32(r->p + pos);
 	if (vt < 0 || !fits(r, (uint64_t)vt, 4))
 		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 ": its vtable offset points to %" PRId64 ", outside the file (%" PRIu64 " bytes)",
@@ -739,11 +742,13 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 		}
 		elems *= d;
 	}
+	/* Bytes = ceil(elems x bits / 8), computed without losing range:
+	 * whole groups of 8 elements take exactly `bits` bytes. */
 	bits = tt->bits;
-	if (bits && elems > (UINT64_MAX - 7) / bits)
-		return bad(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits",
+	if (bits && elems / 8 > UINT64_MAX / bits - 16)
+		return bad(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits (expected a size that fits in memory)",
 			   elems, tt->name);
-	bytes = (elems * bits + 7) / 8;
+	bytes = elems / 8 * bits + (elems % 8 * bits + 7) / 8;
 
 	out->dtype = (enum ab_dtype)tt->dtype;
 	out->align = 1;
