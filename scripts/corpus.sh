@@ -4,7 +4,7 @@
 #   scripts/corpus.sh            graphs/zoo, graphs/synthetic, graphs/sweep
 #                                (the committed files; 10^2 and 10^3 sweep)
 #   scripts/corpus.sh sweep      BUILD/sweep/: the scale sweep, 10^2..10^6
-#                                buffers, seeds 1-3, plus BUILD/sweep/index.csv
+#                                buffers, seeds 1-3, plus BUILD/sweep/index.tsv
 #
 # BUILD (default: build) names the build directory holding gen/zoo,
 # gen/synthetic and gen/sweep; missing generators are built with make.
@@ -40,13 +40,15 @@ committed)
 	"$BUILD/gen/sweep" --sizes 100,1000 --seeds 1,2,3 "$tmp/sweep" >/dev/null
 	replace_dir '*.graph' graphs/zoo "$tmp/zoo"
 	replace_dir '*.graph' graphs/synthetic "$tmp/synthetic"
+	rm -f graphs/sweep/index.csv
+	mv "$tmp/sweep/index.tsv" graphs/sweep/index.tsv
 	replace_dir '*.csv' graphs/sweep "$tmp/sweep"
 	echo "corpus: $(ls graphs/zoo | wc -l) zoo, $(ls graphs/synthetic | wc -l) synthetic, $(ls graphs/sweep/sweep_*.csv | wc -l) sweep problems" >&2
 	;;
 sweep)
 	"$BUILD/gen/sweep" --sizes 100,1000,10000,100000,1000000 --seeds 1,2,3 \
 		"$BUILD/sweep" >/dev/null
-	echo "corpus: scale sweep in $BUILD/sweep/ (index: $BUILD/sweep/index.csv)" >&2
+	echo "corpus: scale sweep in $BUILD/sweep/ (index: $BUILD/sweep/index.tsv)" >&2
 	;;
 *)
 	echo "usage: scripts/corpus.sh [committed|sweep]   (env BUILD=dir)" >&2

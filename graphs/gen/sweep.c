@@ -5,8 +5,9 @@
  *   build/gen/sweep [--sizes 100,1000,...] [--seeds 1,2,3] OUTDIR
  *
  * Writes OUTDIR/sweep_n<N>_s<S>.csv for every size and seed, and
- * OUTDIR/index.csv with one row per problem:
- *   problem,buffers,seed,steps,max_live_buffers,sum_bytes,lower_bound_bytes
+ * OUTDIR/index.tsv with one tab-separated row per problem (a .tsv, so that
+ * tools reading every *.csv of the folder as a problem skip it):
+ *   problem buffers seed steps max_live_buffers sum_bytes lower_bound_bytes
  * (also printed to stdout).
  *
  * Model: n buffers over n steps.  Sizes are log-uniform in [64 B, 1 MiB];
@@ -190,15 +191,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sweep: cannot create %s\n", dir);
 		return 1;
 	}
-	snprintf(ipath, sizeof(ipath), "%s/index.csv", dir);
+	snprintf(ipath, sizeof(ipath), "%s/index.tsv", dir);
 	snprintf(itmp, sizeof(itmp), "%s.tmp.%ld", ipath, (long)getpid());
 	idx = fopen(itmp, "w");
 	if (!idx) {
 		fprintf(stderr, "sweep: %s: %s\n", itmp, strerror(errno));
 		return 1;
 	}
-	fprintf(idx, "problem,buffers,seed,steps,max_live_buffers,sum_bytes,lower_bound_bytes\n");
-	printf("problem,buffers,seed,steps,max_live_buffers,sum_bytes,lower_bound_bytes\n");
+	fprintf(idx, "problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");
+	printf("problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");
 	for (int a = 0; a < ns; a++)
 		for (int b = 0; b < nseed; b++) {
 			struct stats st;
@@ -211,11 +212,11 @@ int main(int argc, char **argv)
 				remove(itmp);
 				return 1;
 			}
-			fprintf(idx, "sweep_n%lld_s%lld,%lld,%lld,%lld,%lld,%llu,%llu\n",
+			fprintf(idx, "sweep_n%lld_s%lld\t%lld\t%lld\t%lld\t%lld\t%llu\t%llu\n",
 				(long long)sizes[a], (long long)seeds[b], (long long)sizes[a],
 				(long long)seeds[b], (long long)st.steps, (long long)st.max_live,
 				(unsigned long long)st.sum, (unsigned long long)st.lb);
-			printf("sweep_n%lld_s%lld,%lld,%lld,%lld,%lld,%llu,%llu\n",
+			printf("sweep_n%lld_s%lld\t%lld\t%lld\t%lld\t%lld\t%llu\t%llu\n",
 			       (long long)sizes[a], (long long)seeds[b], (long long)sizes[a],
 			       (long long)seeds[b], (long long)st.steps, (long long)st.max_live,
 			       (unsigned long long)st.sum, (unsigned long long)st.lb);
