@@ -933,6 +933,8 @@ static int read_op(struct sg_state *s, const struct vec *codes,
 	return 0;
 }
 
+static void copy_text(char *dst, size_t cap, const char *s, uint32_t len);
+
 /* ------------------------------------------------------- offline plan */
 
 /* OfflineMemoryAllocation (TFLite Micro docs/memory_management.md): int32
@@ -1014,6 +1016,21 @@ static int read_metadata(struct sg_state *s, const struct tbl *model,
 				     &buf);
 		if (rc)
 			return rc;
+		if (s->info && i < AB_TFLITE_MAX_METADATA) {
+			uint64_t size, pos;
+			bool ext;
+
+			rc = buffer_data(r, &s->bufs, buf, "Metadata.buffer",
+					 &size, &pos, &ext);
+			if (rc)
+				return rc;
+			s->info->metadata[i].buffer = buf;
+			s->info->metadata[i].bytes = size;
+			if (name)
+				copy_text(s->info->metadata[i].name,
+					  sizeof(s->info->metadata[i].name),
+					  name, len);
+		}
 		if (name && len == sizeof(key) - 1 && !memcmp(name, key, len)) {
 			if (s->info && s->info->has_offline_plan)
 				continue; /* the first one wins */
@@ -1312,6 +1329,36 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 		}
 	}
 	return rc;
+}
+
+int ab_tflite_add_dim(struct ab_tflite_options *opt, const char *arg,
+		      struct ab_error *err)
+{
+	const char *eq = strrchr(arg, '=');
+	char *end;
+	long long v;
+	size_t n;
+
+	if (!eq || eq == arg)
+		return ab_fail(err, -EINVAL, "--dim '%s': expected NAME=VALUE (a tensor name or dN for axis N)",
+			       arg);
+	n = (size_t)(eq - arg);
+	if (n >= sizeof(opt->dims[0].name))
+		return ab_fail(err, -EINVAL, "--dim '%s': NAME is longer than %zu bytes",
+			       arg, sizeof(opt->dims[0].name) - 1);
+	errno = 0;
+	v = strtoll(eq + 1, &end, 10);
+	if (errno || end == eq + 1 || *end || v < 0)
+		return ab_fail(err, -EINVAL, "--dim '%s': VALUE must be a whole number >= 0",
+			       arg);
+	if (opt->n_dims >= AB_TFLITE_MAX_DIMS)
+		return ab_fail(err, -E2BIG, "--dim '%s': at most %d overrides",
+			       arg, AB_TFLITE_MAX_DIMS);
+	memcpy(opt->dims[opt->n_dims].name, arg, n);
+	opt->dims[opt->n_dims].name[n] = 0;
+	opt->dims[opt->n_dims].value = v;
+	opt->n_dims++;
+	return 0;
 }
 
 void ab_tflite_info_free(struct ab_tflite_info *info)

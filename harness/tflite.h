@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 #define AB_TFLITE_MAX_DIMS 16
+#define AB_TFLITE_MAX_METADATA 16
 
 struct ab_tflite_dim {
 	char name[64];  /* "NAME" of --dim NAME=VALUE; matched to the tensor
@@ -39,7 +40,12 @@ struct ab_tflite_info {
 	size_t n_string_tensors;   /* string tensors met (reported, 0 bytes) */
 	size_t n_dynamic_tensors;  /* tensors with -1 in shape_signature */
 	bool used_dim_overrides;   /* true if a --dim value was applied */
-	size_t n_metadata;
+	size_t n_metadata;         /* entries in Model.metadata */
+	struct {                   /* the first AB_TFLITE_MAX_METADATA */
+		char name[64];     /* sanitized, cut at 63 bytes */
+		uint32_t buffer;
+		uint64_t bytes;    /* size of the buffer's data */
+	} metadata[AB_TFLITE_MAX_METADATA];
 	char description[256];
 	char subgraph_name[128];   /* SubGraph.name of the imported subgraph */
 	/* Bytes of constant data held by the buffers that the subgraph's
@@ -63,6 +69,10 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 int ab_tflite_load(const char *path, const struct ab_tflite_options *opt,
 		   struct ab_graph *out, struct ab_tflite_info *info,
 		   struct ab_error *err);
+
+/* Adds one --dim override from "NAME=VALUE" (VALUE >= 0) to opt. */
+int ab_tflite_add_dim(struct ab_tflite_options *opt, const char *arg,
+		      struct ab_error *err);
 
 /* Builtin operator name by BuiltinOperator code, or NULL if unknown. */
 const char *ab_tflite_builtin_name(int32_t code);

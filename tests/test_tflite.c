@@ -199,6 +199,12 @@ Test(fixtures, offline_plan)
 	cr_assert_eq(g.n_ops, 2);
 	expect_tensor(&g, 1, "b", AB_KIND_INTERMEDIATE, AB_DTYPE_F32, 16);
 	cr_expect_eq(info.n_metadata, 2);
+	cr_expect_str_eq(info.metadata[0].name, "min_runtime_version");
+	cr_expect_eq(info.metadata[0].buffer, 1);
+	cr_expect_eq(info.metadata[0].bytes, 6);      /* "1.5.0" + NUL */
+	cr_expect_str_eq(info.metadata[1].name, "OfflineMemoryAllocation");
+	cr_expect_eq(info.metadata[1].buffer, 2);
+	cr_expect_eq(info.metadata[1].bytes, 6 * 4); /* six int32 */
 	cr_assert(info.has_offline_plan);
 	cr_assert_eq(info.n_offline, 3);
 	cr_expect_eq(info.offline_offsets[0], 0);
@@ -280,6 +286,33 @@ Test(fixtures, dynamic_dim)
 	cr_expect_eq(g.tensors[0].bytes, 80);
 	cr_expect_eq(g.tensors[1].bytes, 40);
 	ab_graph_free(&g);
+}
+
+/* --dim NAME=VALUE as the CLI passes it. */
+Test(fixtures, add_dim)
+{
+	static const char *const bad_args[] = { "=3", "x", "x=", "x=-1",
+						"x=abc", "x=3z",
+		"a_name_that_is_far_too_long_to_fit_in_sixty_four_bytes_of_storage=1" };
+	struct ab_tflite_options opt = { 0 };
+	struct ab_error err;
+
+	cr_assert_eq(ab_tflite_add_dim(&opt, "d0=4", &err), 0);
+	cr_assert_eq(ab_tflite_add_dim(&opt, "a=b=7", &err), 0);
+	cr_expect_eq(opt.n_dims, 2);
+	cr_expect_str_eq(opt.dims[0].name, "d0");
+	cr_expect_eq(opt.dims[0].value, 4);
+	cr_expect_str_eq(opt.dims[1].name, "a=b"); /* raw names may hold '=' */
+	cr_expect_eq(opt.dims[1].value, 7);
+	for (size_t i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+		int rc = ab_tflite_add_dim(&opt, bad_args[i], &err);
+
+		cr_expect_eq(rc, -EINVAL, "'%s' accepted", bad_args[i]);
+		cr_expect(strstr(err.msg, "--dim '"), "%s", err.msg);
+	}
+	while (opt.n_dims < AB_TFLITE_MAX_DIMS)
+		cr_assert_eq(ab_tflite_add_dim(&opt, "d1=1", &err), 0);
+	cr_expect_eq(ab_tflite_add_dim(&opt, "d1=1", &err), -E2BIG);
 }
 
 /* A dynamic axis whose stored size is -1 too needs an override. */
