@@ -1,0 +1,55 @@
+/*
+ * first_fit_in_order: first fit in order of first use (the "default
+ * order" of a runtime that allocates as it executes).
+ *
+ * Algorithm: buffers by first use ascending, ties by index; each at the
+ * lowest aligned offset where it meets no placed buffer live at the same
+ * time (placement.h's ab_fit_first).  Since buffers arrive by first use,
+ * every placed buffer that overlaps in time is still live at the new
+ * buffer's first step: this is an online first-fit allocator run on the
+ * schedule (malloc/free in program order).
+ * Ties: first use, then index; ab_fit_first's answer does not depend on
+ * the order of placed buffers at one offset.
+ * Complexity: O(n log n) sort + interval-index first fit.
+ * Source: the GPU delegate's GREEDY_IN_ORDER strategy visits tensors in
+ * this order (memory_management/greedy_in_order_assignment.h) but assigns
+ * shared objects (a pool with size-matched reuse), then lays the objects
+ * end to end (memory_management.cc, ObjectsToOffsets); the offset rule here
+ * is first fit.  reference/baselines.csv `gpu_greedy_in_order_peak` is the
+ * delegate's figure: see tests/test_baselines.c for how this planner
+ * compares.
+ * Weak spots: online: a buffer never knows what comes later, so a small
+ * long-lived buffer can pin the middle of the arena (Robson's bound:
+ * first fit can need O(log(max/min)) times the lower bound).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "placement.h"
+
+static int plan_first_fit_in_order(const struct ab_problem *p,
+				   const struct ab_plan_options *o,
+				   struct ab_plan *out)
+{
+	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
+	uint64_t top;
+	int rc;
+
+	if (!order)
+		return -ENOMEM;
+	rc = ab_order_first_use(p, order);
+	if (!rc)
+		rc = ab_place_in_order(p, o, order, p->n, AB_FIT_FIRST,
+				       out->offset, &top);
+	if (!rc)
+		ab_plan_finish_single(out, p);
+	free(order);
+	return rc;
+}
+
+const struct ab_planner ab_planner_first_fit_in_order = {
+	.name = "first_fit_in_order",
+	.about = "first fit in order of first use (online allocator on the schedule)",
+	.cost = AB_COST_FAST,
+	.plan = plan_first_fit_in_order,
+};

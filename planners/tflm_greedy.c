@@ -1,0 +1,68 @@
+/*
+ * tflm_greedy: TensorFlow Lite Micro's GreedyMemoryPlanner, reproduced.
+ *
+ * Algorithm (tflite-micro, micro/memory_planner/greedy_memory_planner.cc):
+ *  1. The planner copies the buffers into its sort arrays from the tail
+ *     (buffer 0 lands last), then bubble-sorts them by size descending,
+ *     swapping only strictly smaller-before-larger pairs.  The bubble sort
+ *     is stable, so equal sizes end up in reverse order of addition: the
+ *     order here is size descending, ties by index descending.
+ *  2. The first buffer goes to offset 0.  Each next one walks the placed
+ *     buffers in offset order, skipping those not live at the same time
+ *     (closed intervals), and takes the first gap between the highest end
+ *     seen so far and the next live buffer that is large enough, else the
+ *     end of the last live one: first fit (placement.h's ab_fit_first).
+ *  3. The arena size is the highest end.
+ * Alignment: TFLM aligns by rounding sizes (option --round 16), not
+ * offsets; here offsets are also aligned up when --align > 1, which is a
+ * no-op at the reference's alignment 1.
+ * Ties: equal sizes in reverse index order (above); among placed buffers at
+ * one offset the scan order cannot change a first-fit answer.
+ * Complexity: O(n log n) sort + interval-index first fit; TFLM itself is
+ * O(n^2) (bubble sort and list walk).
+ * Source: tflite-micro GreedyMemoryPlanner; ground truth
+ * reference/baselines.csv `tflm_greedy_peak`, matched exactly
+ * (tests/test_baselines.c).
+ * Weak spots: TFLM's header says it: "not guaranteed to produce the best
+ * placement"; size order ignores lifetimes, so long small buffers placed
+ * late can land on top of everything.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "placement.h"
+
+static int plan_tflm_greedy(const struct ab_problem *p,
+			    const struct ab_plan_options *o,
+			    struct ab_plan *out)
+{
+	size_t n = p->n;
+	uint32_t *order = malloc((n + 1) * sizeof(*order));
+	uint64_t *key = malloc((n + 1) * sizeof(*key));
+	uint64_t top;
+	int rc = -ENOMEM;
+
+	if (!order || !key)
+		goto out;
+	for (size_t j = 0; j < n; j++) {
+		order[j] = (uint32_t)(n - 1 - j); /* filled from the tail */
+		key[j] = ~p->buf[j].size;        /* size descending */
+	}
+	rc = ab_order_stable_by(order, n, key);
+	if (!rc)
+		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST,
+				       out->offset, &top);
+	if (!rc)
+		ab_plan_finish_single(out, p);
+out:
+	free(order);
+	free(key);
+	return rc;
+}
+
+const struct ab_planner ab_planner_tflm_greedy = {
+	.name = "tflm_greedy",
+	.about = "TFLite Micro GreedyMemoryPlanner: size desc (ties reverse index), first fit",
+	.cost = AB_COST_FAST,
+	.plan = plan_tflm_greedy,
+};
