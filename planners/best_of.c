@@ -1,0 +1,65 @@
+/*
+ * best_of: every other fast planner, keep the smallest peak.
+ *
+ * Algorithm: walk the registry (ab_planner_count / ab_planner_at), skip
+ * itself and budgeted planners, run each on a scratch plan and keep the
+ * first plan with the smallest peak (ties: registry order, i.e. file-name
+ * order).  The kept plan is copied whole (offsets, arenas, extents), so a
+ * multi-arena winner stays multi-arena.
+ * Complexity: the sum of the fast planners' costs (each near-linear), plus
+ * O(n) per copy.
+ * Source: ExecuTorch's memory-planning algorithm suite
+ * (exir/memory_planning.py: run greedy and the alternatives, keep the
+ * smallest); the same idea as XLA's ChooseBestHeapAlgorithm.
+ * Weak spots: only as good as the best member; the cost grows with every
+ * planner added to planners/.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "arenabench.h"
+
+static int plan_best_of(const struct ab_problem *p,
+			const struct ab_plan_options *o, struct ab_plan *out)
+{
+	struct ab_plan tmp;
+	uint64_t best = UINT64_MAX;
+	int rc = ab_plan_alloc(&tmp, p->n);
+
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < ab_planner_count(); k++) {
+		const struct ab_planner *pl = ab_planner_at(k);
+
+		if (pl->cost != AB_COST_FAST || !strcmp(pl->name, "best_of"))
+			continue;
+		ab_plan_reset(&tmp);
+		rc = pl->plan(p, o, &tmp);
+		if (rc)
+			break;
+		if (tmp.peak < best) {
+			best = tmp.peak;
+			memcpy(out->offset, tmp.offset,
+			       p->n * sizeof(*out->offset));
+			memcpy(out->arena, tmp.arena,
+			       p->n * sizeof(*out->arena));
+			out->n_arenas = tmp.n_arenas;
+			memcpy(out->arena_base, tmp.arena_base,
+			       sizeof(out->arena_base));
+			memcpy(out->arena_size, tmp.arena_size,
+			       sizeof(out->arena_size));
+			out->peak = tmp.peak;
+		}
+	}
+	ab_plan_free(&tmp);
+	if (!rc && best == UINT64_MAX) /* no other fast planner */
+		rc = -ENOENT;
+	return rc;
+}
+
+const struct ab_planner ab_planner_best_of = {
+	.name = "best_of",
+	.about = "every other fast planner; keep the smallest peak (ties: registry order)",
+	.cost = AB_COST_FAST,
+	.plan = plan_best_of,
+};
