@@ -37,7 +37,7 @@
 #define TFL_MAX_OPS        (1u << 20)
 #define TFL_MAX_RANK       64         /* larger ranks are rejected */
 #define TFL_MAX_LIST       (1u << 16) /* inputs/outputs of one op */
-#define TFL_MAX_EDGES      (1u << 24) /* all op lists together */
+#define TFL_MAX_EDGES      (1u << 22) /* all op lists together */
 #define TFL_MAX_NAME       512        /* longer names are cut */
 #define TFL_MAX_STR_BYTES  (64u << 20) /* all strings we copy, together */
 
