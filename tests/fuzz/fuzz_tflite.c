@@ -29,8 +29,23 @@ static void one(const uint8_t *data, size_t size,
 	}
 	/* A graph that imports must be safe to check and print (printing
 	 * is skipped for huge op lists: shared vectors make text of GBs). */
-	if (ab_graph_check(&g, "fuzz.tflite", &err) > 0)
+	rc = ab_graph_check(&g, "fuzz.tflite", &err);
+	if (rc > 0)
 		abort();
+	/* ...and, if it checks, to turn into a problem under every rule. */
+	for (int rule = 0; rc == 0 && rule < AB_LIFETIMES_COUNT; rule++) {
+		struct ab_problem_options po = {
+			.lifetimes = (enum ab_lifetime_rule)rule,
+			.round_to = rule == AB_LIFETIMES_TFLM ? 16 : 0,
+			.include_scratch = true,
+		};
+		struct ab_problem p;
+
+		memset(&p, 0, sizeof(p));
+		if (ab_problem_from_graph(&g, &po, &p, &err) > 0)
+			abort();
+		ab_problem_free(&p);
+	}
 	size_t edges = 0;
 	for (size_t i = 0; i < g.n_ops; i++)
 		edges += (size_t)g.ops[i].n_inputs + (size_t)g.ops[i].n_outputs;
