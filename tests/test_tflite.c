@@ -1335,11 +1335,13 @@ Test(shared, pinned_face_detection_short_range)
 /*
  * traffic_model (Coral): 185 ops and 209 non-const tensors with the custom
  * op TFLite_Detection_PostProcess (PROVENANCE.txt); its recurrent state
- * makes it the one model here with 3 graph inputs (image + 2 states of
- * 8x8x320 per PROVENANCE's description).
+ * makes it the one model here with 3 graph inputs: the image and two LSTM
+ * states of 8x8x320 (PROVENANCE's description; names and uint8 type from
+ * the independent Python reading).
  */
 Test(shared, pinned_traffic_model)
 {
+	static const int64_t st[] = { 1, 8, 8, 320 };
 	struct ab_graph g;
 	struct ab_tflite_info info;
 	size_t ins = 0;
@@ -1350,6 +1352,10 @@ Test(shared, pinned_traffic_model)
 		ins += g.tensors[i].kind == AB_KIND_INPUT;
 	cr_expect_eq(ins, 3);
 	cr_expect_eq(count_type(&g, "CUSTOM:TFLite_Detection_PostProcess"), 1);
+	/* The two states, named and shaped as the Python reading shows. */
+	expect_shape(named(&g, "raw_inputs/init_lstm_c"), AB_DTYPE_U8, 4, st);
+	expect_shape(named(&g, "raw_inputs/init_lstm_h"), AB_DTYPE_U8, 4, st);
+	cr_expect_eq(named(&g, "raw_inputs/init_lstm_h")->kind, AB_KIND_INPUT);
 	ab_graph_free(&g);
 }
 
