@@ -8,7 +8,9 @@
 # Input: $datadir/bytes.csv and results.gp (scripts/plotdata.awk).
 
 load datadir . "/results.gp"
-fig_w = 1.35
+# Wide on screen; at the paper's text width for the PDF, so that the
+# lettering is not scaled down.
+fig_w = out[strlen(out) - 3:] eq ".pdf" ? 1.0 : 1.35
 fig_h = n_panels > 3 ? 1.55 : 0.9
 load ARG0[1:strstrt(ARG0, "bytes.gp") - 1] . "style.gp"
 

@@ -7,14 +7,17 @@
 
 load datadir . "/results.gp"
 fig_h = n_graphs <= 18 ? 1.0 : (n_graphs + 8) / 26.0
-if (fig_h > 2.4) fig_h = 2.4
+_pdf = out[strlen(out) - 3:] eq ".pdf"
+if (fig_h > (_pdf ? 2.4 : 3.4)) fig_h = _pdf ? 2.4 : 3.4
 fig_w = 1.0
 load ARG0[1:strstrt(ARG0, "overhead.gp") - 1] . "style.gp"
 
 np = words(planners)
 f_over = datadir . "/overhead.csv"
 stats f_over using "ratio" nooutput
-rmax = STATS_max < 1.01 ? 1.01 : STATS_max
+rtop = STATS_max
+# Colours span 1 .. the worst non-linear ratio; darker cells are beyond it.
+rmax = ratio_cap < 1.05 ? 1.05 : ratio_cap
 
 set title sprintf("Peak / lower bound per graph, align %d  (1.00 = the plan needs only the lower bound)", align_ratio) noenhanced
 eval set_caption("")
@@ -28,7 +31,7 @@ set for [i = 1 : np] xtics add (word(planners, i) i)
 unset grid
 set logscale cb 2
 set cbrange [1 : rmax]
-set cblabel "peak / lower bound (log scale)"
+set cblabel (rtop > rmax * 1.001 ? sprintf("peak / lower bound (log scale; top colour = %.3g or more)", rmax) : "peak / lower bound (log scale)")
 set palette defined (0 "#f7fbff", 0.15 "#fff3b0", 0.45 "#fd8d3c", 0.75 "#d7301f", 1 "#67000d")
 set colorbox user origin graph 1.16, graph 0.0 size graph 0.025, graph 1.0
 set lmargin graph_name_len * (is_pdf ? 0.8 : 0.95) + 2
@@ -38,8 +41,9 @@ set tmargin 3
 unset key
 
 # Text colour: white on dark cells.
-dark(r) = log(r) / log(rmax) > 0.6 ? 0xffffff : 0x000000
-labels_on = n_graphs <= 70
+dark(r) = log(r) / log(rmax) > 0.55 ? 0xffffff : 0x000000
+labels_on = n_graphs <= (is_pdf ? 70 : 140)
+cellfont = n_graphs <= 70 ? cellfont : ",7"
 
 plot f_over using "pidx":"row":(0.5):(0.5):"ratio" with boxxyerror fc palette \
         fs solid 1.0 border lc rgb "#ffffff", \

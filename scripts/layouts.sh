@@ -2,8 +2,8 @@
 # scripts/layouts.sh DATADIR OUTDIR "FORMATS": one plan-layout figure per
 # planner for the same graph (plots/layout.gp), for side-by-side comparison.
 # Called by scripts/plots.sh.  Needs build/arenabench (plan --emit-plan
-# --emit-live).  The graph is $LAYOUT_GRAPH, else the first zoo graph with
-# 20..150 buffers in the results, else graphs/starter/chain_24k.graph; the
+# --emit-live).  The graph is $LAYOUT_GRAPH, else a mid-sized zoo graph of
+# the results (see below), else graphs/starter/chain_24k.graph; the
 # alignment is $LAYOUT_ALIGN (default 64).  The planners are those of the
 # results (DATADIR/results.gp).  Writes OUTDIR/layout_<planner>.<fmt> and
 # OUTDIR/data/layout.gp (graph, align, planners) for the paper.
@@ -22,11 +22,15 @@ graph_file() {
 }
 
 gfile=${LAYOUT_GRAPH:-}
-if [ -z "$gfile" ] && [ -f "$data/graphs.csv" ]; then
-	for g in $(awk -F, 'NR > 1 && $3 == "zoo" { print $2 }' "$data/graphs.csv"); do
-		n=$(awk -F, -v g="$g" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["graph"] == g { print $c["buffers"]; exit }' "${RESULTS_CSV:-/dev/null}")
-		[ -n "$n" ] && [ "$n" -ge 20 ] && [ "$n" -le 150 ] || continue
+if [ -z "$gfile" ] && [ -n "${RESULTS_CSV:-}" ]; then
+	# A mid-sized real model: mobilenet_v2_1.0_224_u8 if present, else the
+	# zoo graph with the most buffers among those with 20..150 buffers and
+	# at most 16 MiB in all (the execution check stays quick).
+	for g in $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["family"] == "zoo" && !seen[$c["graph"]]++ && $c["buffers"] >= 20 &&
+		$c["buffers"] <= 150 && $c["sum_bytes"] <= 16777216 {
+			print ($c["graph"] == "mobilenet_v2_1.0_224_u8" ? 100000 : $c["buffers"]), $c["graph"]
+		}' "$RESULTS_CSV" | sort -k1,1nr -k2 | awk '{ print $2 }'); do
 		gfile=$(graph_file "$g")
 		[ -n "$gfile" ] && break
 	done
@@ -53,8 +57,12 @@ for p in $planners; do
 		# PDF at half width so that two fit side by side in the paper.
 		size=""
 		[ "$f" = pdf ] && size="fig_w=0.55; fig_h=0.75;"
-		gnuplot -e "$size datadir='$data'; plan='$plan'; live='$live'; out='$out/layout_$p.$f'; planner='$p'; title='$gname, $p, align $align'" \
-			plots/layout.gp || { say "plots/layout.gp failed for $p"; exit 1; }
+		( gnuplot -e "$size datadir='$data'; plan='$plan'; live='$live'; out='$out/layout_$p.$f'; planner='$p'; title='$gname, $p, align $align'" \
+			plots/layout.gp || : > "$data/layout_$p.$f.failed" ) &
+	done
+	wait
+	for f in $formats; do
+		[ ! -f "$data/layout_$p.$f.failed" ] || { say "plots/layout.gp failed for $p ($f)"; exit 1; }
 	done
 	done_list="$done_list $p"
 done

@@ -218,7 +218,7 @@ function family_table(    out, j, p, f, i, g, r, n, sl, s) {
 	out = dir "/tab-family.tex"
 	printf "" > out
 	s = "planner"
-	for (f = 1; f <= nf; f++) s = s " & " tt(fname[f])
+	for (f = 1; f <= nf; f++) s = s " & \\rotatebox{60}{" tt(fname[f]) "}"
 	print s " \\\\" > dir "/tab-family-head.tex"
 	close(dir "/tab-family-head.tex")
 	macro("FamilyCols", "l" substr("rrrrrrrrrrrrrrrrrrrr", 1, nf))

@@ -2,29 +2,52 @@
 # LaTeX (paper/generated/planners.tex), so the paper describes exactly the
 # planners in the tree.  A header reads
 #   name: one-line summary.
-#   Algorithm: ...   Complexity: ...   Source: ...   Weak spots: ...
-# (labels optional; text before the first label belongs to the summary).
+#   Algorithm[ (where)]: ...  with optional numbered steps " 1. ..."
+#   Complexity: ...  Source: ...  Weak spots: ...  (also Ties, Alignment)
+# Labels are optional; text before the first label belongs to the summary.
 #
 #   awk -f scripts/planner-notes.awk planners/*.c > planners.tex
 
-function tex(s) {
-	gsub(/\\/, "\\textbackslash{}", s)
+function tex(s,    out, pre) {
+	gsub(/\\/, "\001", s)
 	gsub(/[{}$&#%_]/, "\\\\&", s)
+	gsub(/\001/, "\\textbackslash{}", s)
 	gsub(/\^/, "\\textasciicircum{}", s)
 	gsub(/~/, "\\textasciitilde{}", s)
 	gsub(/--/, "-{}-", s)
 	gsub(/<=/, "$\\le$", s)
 	gsub(/>=/, "$\\ge$", s)
+	gsub(/</, "\\textless{}", s)
+	gsub(/>/, "\\textgreater{}", s)
+	# `code` -> \texttt{code}
+	out = ""
+	while (match(s, /`[^`]*`/)) {
+		out = out substr(s, 1, RSTART - 1) "\\texttt{" substr(s, RSTART + 1, RLENGTH - 2) "}"
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+
+# A body with numbered steps (marked \002) becomes text + enumerate.
+function body_tex(b,    n, part, i, s) {
+	n = split(b, part, "\002")
+	s = tex(part[1])
+	if (n > 1) {
+		s = s "\n\\begin{enumerate}[nosep,label=\\arabic*.]"
+		for (i = 2; i <= n; i++)
+			s = s "\n\\item " tex(part[i])
+		s = s "\n\\end{enumerate}"
+	}
 	return s
 }
 
 function flush(    i) {
 	if (name == "") return
-	printf "\\paragraph{\\texttt{%s}} %s\n", tex(name), tex(summary)
+	printf "\\paragraph{\\texttt{%s}} %s\n", tex(name), body_tex(summary)
 	if (nl > 0) {
-		print "\\begin{description}[itemsep=0pt,topsep=2pt,font=\\normalfont\\itshape]"
+		print "\\begin{description}[itemsep=1pt,topsep=2pt,font=\\normalfont\\itshape]"
 		for (i = 1; i <= nl; i++)
-			printf "\\item[%s] %s\n", tex(label[i]), tex(body[i])
+			printf "\\item[%s] %s\n", tex(label[i]), body_tex(body[i])
 		print "\\end{description}"
 	}
 	print ""
@@ -45,16 +68,18 @@ state == 1 {
 		next
 	}
 	if (name == "") next
-	if (match(line, /^(Algorithm|Complexity|Source|Sources|Weak spots|Limits|Provenance|Notes?):/)) {
+	if (match(line, /^(Algorithm|Complexity|Source|Sources|Weak spots|Ties|Alignment|Limits|Provenance|Notes?)( \([^)]*\))?:/)) {
 		nl++
 		label[nl] = substr(line, 1, RLENGTH - 1)
 		body[nl] = substr(line, RLENGTH + 1)
 		sub(/^[ \t]+/, "", body[nl])
 		next
 	}
+	step = (line ~ /^[ \t]*[0-9]+\.[ \t]/)
 	sub(/^[ \t]+/, "", line)
+	if (step) sub(/^[0-9]+\.[ \t]+/, "\002", line)
 	if (line == "") next
-	if (nl > 0) body[nl] = body[nl] " " line
-	else summary = summary " " line
+	if (nl > 0) body[nl] = body[nl] (step ? "" : " ") line
+	else summary = summary (step ? "" : " ") line
 }
 END { flush() }

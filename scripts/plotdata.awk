@@ -171,6 +171,15 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 		flast[f] = row
 	}
 	close(out)
+	# Colour scale of the heat map: up to the worst reuse-aware ratio, so
+	# that linear (far above) does not wash out the differences that matter.
+	rcap = 1.05
+	for (i = 1; i <= ng; i++)
+		for (j = 1; j <= np; j++) {
+			if (ord[j] == "linear") continue
+			r = ratio(gname[i], ord[j], a)
+			if (r != "" && r > rcap) rcap = r
+		}
 	out = dir "/families.csv"
 	print "family,first_row,last_row" > out
 	for (f = 1; f <= nf; f++)
@@ -215,9 +224,11 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 			else note("bytes_graphs: graph '" gv[i] "' is not in the results; skipped")
 	} else {
 		if ("chain_24k" in gidx_of) sel[++nsel] = "chain_24k"
-		# Per family, the graph where the non-linear planners differ most.
-		for (f = 1; f <= nf && nsel < 6; f++) {
-			best = ""; spread = -1
+		# Per family, the graph where the non-linear planners differ most;
+		# then the real models first (zoo, tflite, minimalloc), then the
+		# other families by that spread.
+		for (f = 1; f <= nf; f++) {
+			fbest[f] = ""; fspread[f] = -1
 			for (i = 1; i <= ng; i++) {
 				if (gfam[i] != fname[f] || gname[i] == "chain_24k") continue
 				lo = ""; hi = ""
@@ -228,9 +239,18 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 					if (lo == "" || r < lo) lo = r
 					if (hi == "" || r > hi) hi = r
 				}
-				if (hi != "" && hi - lo > spread) { spread = hi - lo; best = gname[i] }
+				if (hi != "" && hi - lo > fspread[f]) { fspread[f] = hi - lo; fbest[f] = gname[i] }
 			}
-			if (best != "") sel[++nsel] = best
+			if (fname[f] == "zoo") fspread[f] += 1000
+			else if (fname[f] == "tflite" || fname[f] == "minimalloc") fspread[f] += 100
+		}
+		while (nsel < 6) {
+			best = ""; spread = -1
+			for (f = 1; f <= nf; f++)
+				if (fbest[f] != "" && !(f in taken) && fspread[f] > spread) { spread = fspread[f]; best = f }
+			if (best == "") break
+			taken[best] = 1
+			sel[++nsel] = fbest[best]
 		}
 	}
 	out = dir "/bytes.csv"
@@ -267,6 +287,7 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 	print "align_bytes = " ab >> out
 	print "n_graphs = " ng >> out
 	print "n_families = " nf >> out
+	print "ratio_cap = " rcap >> out
 	w = 0
 	for (i = 1; i <= ng; i++) if (length(gname[i]) > w) w = length(gname[i])
 	print "graph_name_len = " w >> out

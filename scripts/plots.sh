@@ -115,12 +115,16 @@ awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
 	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/plotdata.awk "$dir/results.csv"
 
-# draw NAME [VARS]: plots/NAME.gp once per format.
+# draw NAME [VARS]: plots/NAME.gp once per format, the formats in parallel.
 draw() {
 	name=$1; shift
 	for f in $formats; do
-		gnuplot -e "datadir='$data'; out='$out/$name.$f'; ${1:-}" "plots/$name.gp" ||
-			die "plots/$name.gp failed for $out/$name.$f"
+		( gnuplot -e "datadir='$data'; out='$out/$name.$f'; ${1:-}" "plots/$name.gp" ||
+			echo "plots/$name.gp failed for $out/$name.$f" > "$data/$name.$f.failed" ) &
+	done
+	wait
+	for f in $formats; do
+		[ ! -f "$data/$name.$f.failed" ] || die "$(cat "$data/$name.$f.failed")"
 	done
 	drawn="$drawn $name"
 }
