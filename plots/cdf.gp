@@ -36,4 +36,4 @@ set grid xtics ytics
 plot for [j = 1 : np] f(word(planners, j)) using "ratio":"frac" with steps \
 	lw 2 lc rgb pcolor(word(planners, j)) dt pdt(word(planners, j)) title ktitle(j), \
      for [j = 1 : np] f(word(planners, j)) using "ratio":"frac" every ::1 with points \
-	pt ppt(word(planners, j)) ps 0.6 lc rgb pcolor(word(planners, j)) notitle
+	pt ppt(word(planners, j)) ps 0.6 * ps_scale lc rgb pcolor(word(planners, j)) notitle

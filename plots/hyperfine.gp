@@ -29,7 +29,7 @@ plot f using (column("mean") / 2):"idx":(hf_min / 1e3):"mean":(column("idx") - b
 	with boxxyerror fc rgb "#0072B2" fs solid 0.7 title "mean", \
      f using "mean":"idx":(column("mean") - column("stddev") > 0 ? column("mean") - column("stddev") : column("mean")) \
 	:(column("mean") + column("stddev")) with xerrorbars pt -1 lc rgb "#000000" lw 1.5 title "± 1 stddev", \
-     f using "min":"idx" with points pt 10 ps 1 lc rgb "#555555" title "min", \
-     f using "max":"idx" with points pt 8 ps 1 lc rgb "#555555" title "max", \
+     f using "min":"idx" with points pt 10 ps 1 * ps_scale lc rgb "#555555" title "min", \
+     f using "max":"idx" with points pt 8 ps 1 * ps_scale lc rgb "#555555" title "max", \
      f using "max":"idx":(fmt_t(column("mean"))) with labels left offset 2.5, 0 font f_small notitle, \
      f using (NaN):"idx":ytic(strcol("command")) notitle

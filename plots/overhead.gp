@@ -24,7 +24,7 @@ eval set_caption("")
 set xrange [0.5 : np + 0.5]
 set yrange [n_graphs + 0.5 : 0.5]
 set xtics 1 rotate by 30 right scale 0 noenhanced
-ytfont = is_pdf ? ",6.5" : ",9"
+ytfont = is_pdf ? (n_graphs <= 70 ? ",6.5" : ",4.5") : ",9"
 cellfont = is_pdf ? ",6" : ",8"
 set ytics 1 scale 0 noenhanced font ytfont
 set for [i = 1 : np] xtics add (word(planners, i) i)

@@ -37,14 +37,14 @@ set samples 100
 
 plot for [j = 1 : np] f(word(scaling_planners, j)) \
 	using "buffers":(column("status_ok") > 0 ? column("plan_ns") : NaN) with points \
-	pt ppt(word(scaling_planners, j)) ps 0.8 lc rgb pcolor(word(scaling_planners, j)) notitle, \
+	pt ppt(word(scaling_planners, j)) ps 0.8 * ps_scale lc rgb pcolor(word(scaling_planners, j)) notitle, \
      for [j = 1 : np] f(word(scaling_planners, j)) \
 	using "buffers":(column("status_ok") > 0 ? NaN : column("plan_ns")) with points \
-	pt 6 ps 1.4 lc rgb pcolor(word(scaling_planners, j)) notitle, \
+	pt 6 ps 1.4 * ps_scale lc rgb pcolor(word(scaling_planners, j)) notitle, \
      for [j = 1 : np] f(word(scaling_planners, j)) \
 	using "buffers":(fitted(j) && column("status_ok") > 0 ? fit_y(j, column("buffers")) : NaN) \
 	smooth unique with lines lw 2 lc rgb pcolor(word(scaling_planners, j)) \
 	dt pdt(word(scaling_planners, j)) notitle, \
      for [j = 1 : np] NaN with linespoints lw 2 pt ppt(word(scaling_planners, j)) \
 	lc rgb pcolor(word(scaling_planners, j)) dt pdt(word(scaling_planners, j)) title ktitle(j), \
-     NaN with points pt 6 ps 1.4 lc rgb "#555555" title "timed out (time is a lower bound)"
+     NaN with points pt 6 ps 1.4 * ps_scale lc rgb "#555555" title "timed out (time is a lower bound)"

@@ -57,7 +57,7 @@ _ext(f) = f[strlen(f) - 3:strlen(f)]
 is_pdf = _ext(out) eq ".pdf"
 # Paper figures: 16 cm x 9.5 cm (6.3 in x 3.74 in) scaled; web: 1000 x 600 px.
 if (_ext(out) eq ".pdf") {
-	set terminal pdfcairo enhanced color font "Helvetica,8" linewidth 1 \
+	set terminal pdfcairo enhanced color font "Helvetica,9" linewidth 1 \
 		size 6.3 * fig_w, 3.74 * fig_h
 } else {
 	if (_ext(out) eq ".png") {
@@ -91,6 +91,8 @@ set_caption(extra) = sprintf("set label 999 \"%s\" at screen 0.01, screen 0.015 
 	caption(extra), is_pdf ? 6 : 9)
 
 # Font sizes for tick labels, keys and in-plot text.
-f_tics = is_pdf ? ",7" : ",10"
-f_small = is_pdf ? ",6" : ",9"
-f_key = is_pdf ? ",7" : ",10"
+f_tics = is_pdf ? ",8" : ",10"
+f_small = is_pdf ? ",7" : ",9"
+f_key = is_pdf ? ",8" : ",10"
+# Point sizes: cairo PDF points come out larger relative to the text.
+ps_scale = is_pdf ? 0.6 : 1.0

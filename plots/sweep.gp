@@ -33,9 +33,9 @@ set xzeroaxis lt 1 lc rgb "#888888"
 set bmargin 5
 if (words(sweep_aligns) < 3) {
 	set label 1 sprintf("only aligns %s in the data (run make sweep for 1..256)", sweep_aligns) \
-		at graph 0.98, graph 0.04 right font f_small noenhanced
+		at graph 0.98, graph 0.95 right font f_small noenhanced
 }
 
 plot for [j = 1 : np] f(word(sweep_planners, j)) using "align":(column("padding_bytes") / u) \
-	with linespoints lw 2 pt ppt(word(sweep_planners, j)) ps 1 \
+	with linespoints lw 2 pt ppt(word(sweep_planners, j)) ps 1 * ps_scale \
 	lc rgb pcolor(word(sweep_planners, j)) dt pdt(word(sweep_planners, j)) title word(sweep_planners, j)

@@ -45,7 +45,11 @@ function human(b,    u, s) {
 	else return b "\\,B"
 	return sprintf(b / u >= 1000 ? "%.0f" : "%.3g", b / u) "\\," s
 }
-function pct(x) { return sprintf("%.1f", 100 * x) "\\,\\%" }
+function pct(x,    t) {
+	t = sprintf("%.1f", 100 * x)
+	if (t ~ /^-/) t = (t == "-0.0") ? "0.0" : "$-$" substr(t, 2)
+	return t "\\,\\%"
+}
 function r2(x) { return sprintf("%.2f", x) }
 function nsfmt(t) {
 	if (t >= 1e9) return sprintf("%.3g\\,s", t / 1e9)

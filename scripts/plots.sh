@@ -39,8 +39,10 @@ else
 	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
 fi
 
+# Start clean, so that a figure whose input has gone is not left stale.
 rm -rf "$data"
 mkdir -p "$out" "$data"
+rm -f "$out"/*.svg "$out"/*.pdf "$out"/*.png
 
 # Hyperfine quotes fields that hold commas; the checks split on commas, so
 # quoted commas become ';' first (line numbers are kept).
