@@ -1,0 +1,34 @@
+/*
+ * Plain O(n^2) versions of the fast mechanics, as test oracles only (never
+ * registered as planners): every query scans every placed buffer.
+ * tests/test_mechanics.c compares them with placement.c, the planners and
+ * validate.c on random problems.
+ */
+#ifndef AB_ORACLE_H
+#define AB_ORACLE_H
+
+#include "arenabench.h"
+
+/* Places order[0..m) one by one.  First fit: the lowest multiple x of the
+ * buffer's effective alignment such that no placed buffer live at the same
+ * time has offset < x + size and end > x (found by repeated scans).  Best
+ * fit: placement.h's TFLite rule over the placed, time-overlapping buffers
+ * sorted by (offset, end) with an insertion sort.  Returns 0 or -ENOMEM. */
+int oracle_first_fit(const struct ab_problem *p,
+		     const struct ab_plan_options *o, const uint32_t *order,
+		     size_t m, uint64_t *offsets);
+int oracle_best_fit(const struct ab_problem *p,
+		    const struct ab_plan_options *o, const uint32_t *order,
+		    size_t m, uint64_t *offsets);
+
+/* greedy_last_use by scanning every slot for each buffer. */
+int oracle_greedy_last_use(const struct ab_problem *p,
+			   const struct ab_plan_options *o, uint64_t *offsets);
+
+/* The geometric check by comparing every pair: the same verdicts as
+ * ab_validate_plan (a, b of an overlap may differ: any overlapping pair). */
+enum ab_verdict oracle_validate(const struct ab_problem *p,
+				const struct ab_plan *plan, uint32_t align,
+				struct ab_check_result *res);
+
+#endif
