@@ -1,0 +1,112 @@
+#!/bin/sh
+# make bench-cli: whole-command wall times with hyperfine.
+#
+#   sh scripts/bench-cli.sh [BUILD]   -> results/hyperfine.csv (+ .meta)
+#
+# Measured (CLI_WARMUP [1] warmup runs, CLI_RUNS [5] timed runs each):
+#  - `arenabench plan FILE --planner P` for every registered planner on the
+#    3 largest zoo graphs by buffer count (from `arenabench stats`);
+#  - the same on the 10^5 and 10^6 sweep problems (seed 1), for the
+#    planners whose single run of that command ends within CLI_LIMIT [10]
+#    seconds (checked once, with timeout, before hyperfine runs them);
+#  - one full `arenabench bench graphs/starter graphs/zoo graphs/synthetic
+#    --no-timing` (planning and both plan checks, no Google Benchmark: its
+#    timing loops would only measure themselves), CLI_BENCH_RUNS [3] runs
+#    after 1 warmup.
+# `plan` includes loading, both plan checks and the summary: it is the
+# user's view, not the planner's time (that is `make scaling`).
+# hyperfine's CSV columns are read by name.  Runs are sequential.
+set -eu
+
+BUILD=${1:-${BUILD:-build}}
+cd "$(dirname "$0")/.."
+BIN=${ARENABENCH:-$BUILD/arenabench}
+WARMUP=${CLI_WARMUP:-1}
+RUNS=${CLI_RUNS:-5}
+BENCH_RUNS=${CLI_BENCH_RUNS:-3}
+LIMIT=${CLI_LIMIT:-10}
+OUT=results/hyperfine.csv
+META=results/hyperfine.meta
+
+command -v hyperfine >/dev/null || { echo "scripts/bench-cli.sh: hyperfine missing (sh scripts/deps.sh cli)" >&2; exit 2; }
+[ -x "$BIN" ] || { echo "scripts/bench-cli.sh: $BIN not built" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p results
+
+PLANNERS=${CLI_PLANNERS:-$("$BIN" list | awk '{ print $1 }')}
+
+# The 3 largest zoo graphs by buffers (columns by name).
+"$BIN" stats graphs/zoo > "$tmp/stats.csv"
+BIG=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["buffers"] "," $c["graph"] }' "$tmp/stats.csv" |
+	sort -t, -k1,1nr -k2,2 | head -n 3 | cut -d, -f2)
+
+SYN=
+for n in 100000 1000000; do
+	f=$BUILD/sweep/sweep_n${n}_s1.csv
+	if [ ! -f "$f" ]; then
+		[ -x "$BUILD/gen/sweep" ] || make --no-print-directory BUILD="$BUILD" "$BUILD/gen/sweep" >&2
+		"$BUILD/gen/sweep" --sizes "$n" --seeds 1 "$BUILD/sweep" >/dev/null
+	fi
+	SYN="$SYN $f"
+done
+
+echo "kind,input,buffers,planner,command,warmup,runs,mean_s,stddev_s,median_s,min_s,max_s,user_s,system_s" > "$tmp/rows.csv"
+
+# run_one KIND INPUT BUFFERS PLANNER WARMUP RUNS COMMAND
+run_one() {
+	echo "bench-cli: $5+$6 runs: $7" >&2
+	hyperfine --style basic --warmup "$5" --runs "$6" --export-csv "$tmp/one.csv" "$7" >&2
+	awk -F, -v kind="$1" -v input="$2" -v buffers="$3" -v planner="$4" \
+		-v warmup="$5" -v runs="$6" -v cmd="$7" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print kind "," input "," buffers "," planner "," cmd "," warmup "," runs "," \
+			$c["mean"] "," $c["stddev"] "," $c["median"] "," $c["min"] "," \
+			$c["max"] "," $c["user"] "," $c["system"] }' "$tmp/one.csv" >> "$tmp/rows.csv"
+}
+
+buffers_of() {
+	"$BIN" stats "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["buffers"] }'
+}
+
+for g in $BIG; do
+	f=graphs/zoo/$g.graph
+	[ -f "$f" ] || { echo "scripts/bench-cli.sh: $f not found" >&2; exit 2; }
+	b=$(buffers_of "$f")
+	for p in $PLANNERS; do
+		run_one graph "$f" "$b" "$p" "$WARMUP" "$RUNS" "$BIN plan $f --planner $p"
+	done
+done
+
+for f in $SYN; do
+	b=$(buffers_of "$f")
+	for p in $PLANNERS; do
+		rc=0
+		timeout "$LIMIT" "$BIN" plan "$f" --planner "$p" >/dev/null 2>&1 || rc=$?
+		if [ "$rc" != 0 ]; then
+			echo "bench-cli: skip $p on $f (exit $rc; over ${LIMIT}s when 124)" >&2
+			continue
+		fi
+		run_one synthetic "$f" "$b" "$p" "$WARMUP" "$RUNS" "$BIN plan $f --planner $p"
+	done
+done
+
+run_one bench "graphs/starter graphs/zoo graphs/synthetic" "" "fast" 1 "$BENCH_RUNS" \
+	"$BIN bench graphs/starter graphs/zoo graphs/synthetic --no-timing --quiet --out $tmp/bench.csv"
+
+# Metadata: the harness's writer (arenabench scale --write-meta), or the
+# sidecar of that bench run when the scale hook is not built in.
+if ! "$BIN" scale --write-meta "$tmp/meta" sh scripts/bench-cli.sh "$BUILD" 2>/dev/null; then
+	grep -v '^command=' "$tmp/bench.meta" > "$tmp/meta"
+	echo "command=sh scripts/bench-cli.sh $BUILD" >> "$tmp/meta"
+fi
+{
+	echo "hyperfine=$(hyperfine --version | awk '{ print $2 }')"
+	echo "hyperfine_counts=warmup $WARMUP runs $RUNS (plan); warmup 1 runs $BENCH_RUNS (bench --no-timing)"
+	echo "synthetic_limit_seconds=$LIMIT"
+	echo "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+} >> "$tmp/meta"
+cp "$tmp/rows.csv" "$OUT.tmp" && cp "$tmp/meta" "$META.tmp"
+mv "$OUT.tmp" "$OUT" && mv "$META.tmp" "$META"
+echo "bench-cli: wrote $(($(wc -l < "$OUT") - 1)) rows to $OUT" >&2

@@ -1,0 +1,161 @@
+#!/bin/sh
+# make scaling: planning time and peak resident size from 10^2 to 10^6
+# buffers, for every registered planner (budgeted ones included).
+#
+#   sh scripts/scaling.sh [BUILD]        -> results/scaling.csv
+#                                           results/scaling.meta
+#                                           results/scaling-slopes.csv
+#
+# One process per (planner, problem): `arenabench scale` plans once with a
+# wall clock (the budget check), reads its own getrusage peak (loading +
+# planning), validates, then times the planner with Google Benchmark.
+# Measurements run one after another, never two at once; SCALING_PIN=CPU
+# pins them to one core with taskset (then that core should be idle).
+#
+# Environment (defaults in brackets):
+#   SCALING_SIZES [100 1000 10000 100000 1000000]   SCALING_SEEDS [1 2 3]
+#   SCALING_BUDGET_SECONDS [20]  first plan over this: timed_out, and the
+#                                planner's larger sizes are not run (rows
+#                                kept, status timed_out, no measurements)
+#   SCALING_MIN_TIME [0.05]  SCALING_REPETITIONS [3]   Google Benchmark
+#   SCALING_ALIGN [1]   SCALING_PLANNERS [all of `arenabench list`]
+#   SCALING_PIN [unset]   ARENABENCH [BUILD/arenabench]
+set -eu
+
+BUILD=${1:-${BUILD:-build}}
+cd "$(dirname "$0")/.."
+BIN=${ARENABENCH:-$BUILD/arenabench}
+SWEEP=$BUILD/sweep
+SIZES=${SCALING_SIZES:-100 1000 10000 100000 1000000}
+SEEDS=${SCALING_SEEDS:-1 2 3}
+BUDGET=${SCALING_BUDGET_SECONDS:-20}
+MIN_TIME=${SCALING_MIN_TIME:-0.05}
+REPS=${SCALING_REPETITIONS:-3}
+ALIGN=${SCALING_ALIGN:-1}
+OUT=results/scaling.csv
+META=results/scaling.meta
+SLOPES=results/scaling-slopes.csv
+
+if ! "$BIN" scale 2>&1 | grep -q 'usage: arenabench scale'; then
+	echo "scripts/scaling.sh: '$BIN scale' is not available (main.c needs the ab_scale_main hook; or set ARENABENCH)" >&2
+	exit 2
+fi
+
+# The sweep problems: scripts/corpus.sh when present, else the generator.
+sizes_csv=$(echo $SIZES | tr ' ' ',')
+seeds_csv=$(echo $SEEDS | tr ' ' ',')
+missing=0
+for n in $SIZES; do
+	for s in $SEEDS; do
+		[ -f "$SWEEP/sweep_n${n}_s${s}.csv" ] || missing=1
+	done
+done
+if [ "$missing" = 1 ]; then
+	if [ -f scripts/corpus.sh ] && [ "$sizes_csv" = "100,1000,10000,100000,1000000" ]; then
+		BUILD=$BUILD sh scripts/corpus.sh sweep
+	else
+		[ -x "$BUILD/gen/sweep" ] || make --no-print-directory BUILD="$BUILD" "$BUILD/gen/sweep" >&2
+		"$BUILD/gen/sweep" --sizes "$sizes_csv" --seeds "$seeds_csv" "$SWEEP" >/dev/null
+	fi
+fi
+
+PLANNERS=${SCALING_PLANNERS:-$("$BIN" list | awk '{ print $1 }')}
+PIN=
+if [ -n "${SCALING_PIN:-}" ]; then
+	command -v taskset >/dev/null || { echo "scripts/scaling.sh: SCALING_PIN needs taskset (util-linux)" >&2; exit 2; }
+	PIN="taskset -c $SCALING_PIN"
+fi
+# A hard stop for a process that hangs: first plan + timing repetitions.
+HARD=$(awk -v b="$BUDGET" -v r="$REPS" 'BEGIN { printf "%d", b * (r + 2) + 60 }')
+
+mkdir -p results
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-scaling.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+rows=$tmp/rows.csv
+echo "planner,buffers,seed,max_live_buffers,plan_ns,plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,peak_rss_bytes,load_rss_bytes,peak_bytes,lower_bound_bytes,align,status" > "$rows"
+
+# index.csv (problem,buffers,seed,steps,max_live_buffers,sum_bytes,
+# lower_bound_bytes) fills the rows of runs that were cut off.
+index_field() { # PROBLEM COLUMN
+	awk -F, -v p="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["problem"] == p { print $col[c]; exit }' "$SWEEP/index.csv"
+}
+cut_row() { # PLANNER N SEED
+	prob=sweep_n$2_s$3
+	echo "$1,$2,$3,$(index_field "$prob" max_live_buffers),,,0,,,,,,$(index_field "$prob" lower_bound_bytes),$ALIGN,timed_out" >> "$rows"
+}
+
+for planner in $PLANNERS; do
+	over=0
+	for n in $SIZES; do
+		for s in $SEEDS; do
+			f=$SWEEP/sweep_n${n}_s${s}.csv
+			[ -f "$f" ] || continue
+			if [ "$over" = 1 ]; then
+				cut_row "$planner" "$n" "$s"
+				continue
+			fi
+			echo "scaling: $planner n=$n seed=$s" >&2
+			rc=0
+			# shellcheck disable=SC2086
+			timeout "$HARD" $PIN "$BIN" scale "$f" --planner "$planner" \
+				--align "$ALIGN" --budget-seconds "$BUDGET" --header \
+				--benchmark_min_time="$MIN_TIME" \
+				--benchmark_repetitions="$REPS" > "$tmp/one.csv" 2> "$tmp/err" || rc=$?
+			if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+				cut_row "$planner" "$n" "$s"
+				over=1
+				continue
+			elif [ "$rc" != 0 ]; then
+				cat "$tmp/err" >&2
+				echo "scripts/scaling.sh: $planner on $f failed (exit $rc); results/ unchanged" >&2
+				exit 1
+			fi
+			# Columns by name, as `arenabench scale --header` prints them.
+			awk -F, -v seed="$s" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ print $c["planner"] "," $c["buffers"] "," seed "," $c["max_live_buffers"] "," \
+					$c["plan_ns"] "," $c["plan_ns_stddev"] "," $c["repetitions"] "," \
+					$c["first_plan_ns"] "," $c["first_plan_cpu_ns"] "," $c["peak_rss_bytes"] "," $c["load_rss_bytes"] "," \
+					$c["peak_bytes"] "," $c["lower_bound_bytes"] "," $c["align"] "," $c["status"] }' \
+				"$tmp/one.csv" >> "$rows"
+			st=$(awk -F, 'END { print $NF }' "$rows")
+			[ "$st" = timed_out ] && over=1
+		done
+	done
+done
+
+# Log-log least squares of plan_ns on buffers, 10^4..10^6, status ok.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["status"] == "ok" && $c["buffers"] >= 10000 && $c["buffers"] <= 1000000 && $c["plan_ns"] > 0 {
+		p = $c["planner"]; x = log($c["buffers"]) / log(10); y = log($c["plan_ns"]) / log(10)
+		n[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
+		if (!(p in lo) || $c["buffers"] < lo[p]) lo[p] = $c["buffers"]
+		if ($c["buffers"] > hi[p]) hi[p] = $c["buffers"]
+		if (!(p in order)) { order[p] = ++np; name[np] = p }
+	}
+	END {
+		print "planner,points,min_buffers,max_buffers,slope"
+		for (k = 1; k <= np; k++) {
+			p = name[k]; d = n[p] * sxx[p] - sx[p] * sx[p]
+			if (lo[p] == hi[p] || d == 0) printf "%s,%d,%d,%d,\n", p, n[p], lo[p], hi[p]
+			else printf "%s,%d,%d,%d,%.3f\n", p, n[p], lo[p], hi[p], (n[p] * sxy[p] - sx[p] * sy[p]) / d
+		}
+	}' "$rows" > "$tmp/slopes.csv"
+
+"$BIN" scale --write-meta "$tmp/meta" sh scripts/scaling.sh "$BUILD"
+{
+	echo "scaling_sizes=$SIZES"
+	echo "scaling_seeds=$SEEDS"
+	echo "scaling_budget_seconds=$BUDGET"
+	echo "scaling_align=$ALIGN"
+	echo "benchmark_flags=--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$REPS"
+	echo "scaling_pin=${SCALING_PIN:-none (measurements serialized, not pinned)}"
+	echo "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+} >> "$tmp/meta"
+
+cp "$rows" "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+cp "$tmp/slopes.csv" "$SLOPES.tmp" && mv "$SLOPES.tmp" "$SLOPES"
+cp "$tmp/meta" "$META.tmp" && mv "$META.tmp" "$META"
+echo "scaling: wrote $OUT ($(($(wc -l < "$OUT") - 1)) rows), $SLOPES, $META" >&2
+echo "log-log slope of plan_ns, 10^4..10^6 buffers:"
+column -s, -t < "$SLOPES" 2>/dev/null || cat "$SLOPES"
