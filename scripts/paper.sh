@@ -9,7 +9,18 @@ command -v pdflatex >/dev/null 2>&1 || {
 	echo "paper: pdflatex not found (install it with: sh scripts/deps.sh paper)" >&2
 	exit 1
 }
-sh scripts/plots.sh
+# `make paper` has just run `make plots`: redraw only if an input is newer
+# than the figures (or there are none).
+stamp=${PLOTS_OUT:-plots/out}/overhead.pdf
+res=${RESULTS_DIR:-results}
+if [ ! -f "$stamp" ] ||
+	[ -n "$(find "$res" plots scripts/plots.sh scripts/plotdata.awk scripts/layouts.sh \
+		-newer "$stamp" \( -name '*.csv' -o -name '*.meta' -o -name '*.gp' -o -name '*.sh' -o -name '*.awk' \) \
+		! -path "${PLOTS_OUT:-plots/out}/*" 2>/dev/null | head -n 1)" ]; then
+	sh scripts/plots.sh
+else
+	echo "paper: figures in ${PLOTS_OUT:-plots/out}/ are up to date" >&2
+fi
 sh scripts/paper-numbers.sh
 
 cd paper

@@ -1,0 +1,80 @@
+#!/bin/sh
+# scripts/plots-selftest.sh: checks that scripts/plots.sh rejects malformed
+# CSVs with FILE:LINE: column messages, skips missing optional CSVs, and
+# draws every figure from a small well-formed results set.  Needs gnuplot.
+# Exit status 0 when every case behaves.
+set -eu
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+
+hdr="schema_version,graph,family,source,ops,buffers,sum_bytes,weights_bytes,lower_bound_bytes,max_live_buffers,planner,cost_class,align,options,valid,exec_check,peak_bytes,peak_align1_bytes,padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,plan_ns,plan_ns_stddev,repetitions"
+# row GRAPH FAMILY PLANNER ALIGN PEAK PEAK1
+row() {
+	echo "1,$1,$2,test,4,5,40960,0,24576,2,$3,fast,$4,lifetimes=default,yes,full,$5,$6,$(($5 - $6)),1,none,unknown,24576,0,1000,10,5"
+}
+good() {
+	echo "$hdr"
+	for g in chain_24k:starter z1:zoo z2:zoo; do
+		n=${g%%:*}; f=${g#*:}
+		row "$n" "$f" linear 1 40960 40960
+		row "$n" "$f" linear 64 41024 40960
+		row "$n" "$f" size_first_fit 1 24576 24576
+		row "$n" "$f" size_first_fit 64 24512 24576
+		row "$n" "$f" brand_new_planner 1 28672 28672
+		row "$n" "$f" brand_new_planner 64 28800 28672
+	done
+}
+
+# expect NAME STATUS PATTERN: run plots.sh on $tmp/r, compare.
+expect() {
+	name=$1 want=$2 pattern=$3
+	set +e
+	RESULTS_DIR="$tmp/r" PLOTS_OUT="$tmp/out" FORMATS=png sh scripts/plots.sh >"$tmp/log" 2>&1
+	got=$?
+	set -e
+	if { [ "$want" = 0 ] && [ "$got" != 0 ]; } || { [ "$want" != 0 ] && [ "$got" = 0 ]; } ||
+		! grep -q -- "$pattern" "$tmp/log"; then
+		echo "FAIL $name: exit $got (want $want), output:" >&2
+		sed 's/^/    /' "$tmp/log" >&2
+		fails=$((fails + 1))
+	else
+		echo "ok   $name"
+	fi
+}
+
+mkdir -p "$tmp/r"
+good > "$tmp/r/results.csv"
+expect "well-formed results draw" 0 "drew: overhead bytes cdf"
+expect "missing scaling.csv is skipped" 0 "skipping plots/scaling.gp"
+[ -f "$tmp/out/overhead.png" ] && [ -f "$tmp/out/cdf.png" ] && [ -f "$tmp/out/bytes.png" ] ||
+	{ echo "FAIL figures not written" >&2; fails=$((fails + 1)); }
+
+good | awk 'NR == 3 { sub(/,[^,]*$/, "") } 1' > "$tmp/r/results.csv"
+expect "wrong field count" 1 "results.csv:3: expected 27 fields"
+
+good | awk -F, 'BEGIN { OFS = "," } NR == 4 { $17 = "24k" } 1' > "$tmp/r/results.csv"
+expect "non-numeric number" 1 "results.csv:4: column 'peak_bytes' (field 17): expected a non-negative integer, found '24k'"
+
+good | cut -d, -f1-16,18- > "$tmp/r/results.csv"
+expect "missing column" 1 "results.csv:1: missing required column 'peak_bytes'"
+
+good > "$tmp/r/results.csv"
+printf 'planner,buffers,seed,plan_ns,peak_rss_bytes,status\nlinear,100,1,2000,0,ok\nlinear,1000,1,x,0,ok\n' > "$tmp/r/scaling.csv"
+expect "bad scaling.csv" 1 "scaling.csv:3: column 'plan_ns'"
+printf 'planner,buffers,seed,plan_ns,peak_rss_bytes,status\nlinear,100,1,2000,0,ok\nlinear,1000,1,20000,0,ok\nlinear,10000,1,300000,0,timed_out\n' > "$tmp/r/scaling.csv"
+expect "scaling.csv draws" 0 "drew:.* scaling"
+
+printf 'command,mean,stddev,median,user,system,min,max\n"a, b",1.5,0.1,1.4,1,0.1,1.2,1.9\n' > "$tmp/r/hyperfine.csv"
+expect "hyperfine.csv with a quoted comma" 0 "drew:.* hyperfine"
+printf 'command,mean,stddev,median,user,system,min,max\nx,fast,0.1,1.4,1,0.1,1.2,1.9\n' > "$tmp/r/hyperfine.csv"
+expect "bad hyperfine.csv" 1 "hyperfine.csv:2: column 'mean'"
+rm -f "$tmp/r/hyperfine.csv" "$tmp/r/scaling.csv"
+
+rm -f "$tmp/r/results.csv"
+mkdir -p "$tmp/r/reference"
+good > "$tmp/r/reference/results.csv"
+expect "falls back to the reference" 0 "committed reference"
+
+[ "$fails" = 0 ] && echo "plots-selftest: all cases pass" || { echo "plots-selftest: $fails failed" >&2; exit 1; }
