@@ -57,14 +57,14 @@ awk -f scripts/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
 
 # Scaling slopes (optional).
 if [ -f "$dir/scaling.csv" ]; then
-	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers,plan_ns" \
+	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers" -v uopt="plan_ns" \
 		-v enums="status=ok|timed_out" -f scripts/csvcheck.awk "$dir/scaling.csv"
 	awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
 			p = $c["planner"]; n = $c["buffers"] + 0; t = $c["plan_ns"] + 0
 			if (!(p in seen)) { seen[p] = 1; ord[++np] = p }
-			if ($c["status"] != "ok") { to[p]++; if (!(p in tomin) || n < tomin[p]) tomin[p] = n; next }
+			if ($c["status"] != "ok" || $c["plan_ns"] == "") { to[p]++; if (!(p in tomin) || n < tomin[p]) tomin[p] = n; next }
 			if (n > big[p]) big[p] = n
 			x = log(n) / log(10); y = log(t) / log(10)
 			sn[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y

@@ -109,7 +109,9 @@ mode == "scaling" {
 		opened[f] = 1
 		print "buffers,plan_ns,status_ok" > f
 	}
-	print n "," t "," (st == "ok" ? 1 : 0) >> f
+	# A run stopped before it was timed has no plan_ns: counted, not drawn.
+	if (v("plan_ns") != "")
+		print n "," t "," (st == "ok" ? 1 : 0) >> f
 	if (st == "ok" && n > 0 && t > 0) {
 		x = log(n) / log(10); y = log(t) / log(10)
 		sn[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
@@ -119,13 +121,25 @@ mode == "scaling" {
 }
 
 # ---------------------------------------------------------------- hyperfine
+# hyperfine's own --export-csv (mean, stddev, min, max) or the rows of
+# scripts/bench-cli.sh (mean_s, ... plus kind, input, buffers, planner).
+function hv(name) { return (name in col) ? $(col[name]) : $(col[name "_s"]) }
 mode == "hyperfine" {
 	nh++
 	c = v("command")
+	if (("input" in col) && v("input") != "") {
+		c = v("input")
+		if (c !~ / /) { sub(/^.*\//, "", c); sub(/\.[A-Za-z]+$/, "", c) }
+		if (("buffers" in col) && v("buffers") != "") c = c " (" v("buffers") " buffers)"
+		if ("kind" in col) c = v("kind") ": " c
+	} else
+		sub(/^[^ ]*arenabench /, "arenabench ", c)
 	gsub(/"/, "'", c)
-	hrow[nh] = nh "," c "," v("mean") "," v("stddev") "," v("min") "," v("max")
-	if (hmax == "" || v("max") + 0 > hmax) hmax = v("max") + 0
-	if (hmin == "" || v("min") + 0 < hmin) hmin = v("min") + 0
+	hp = ("planner" in col) ? v("planner") : ""
+	if (hp != "" && !(hp in hpseen)) { hpseen[hp] = 1; pseen[hp] = 1 }
+	hrow[nh] = nh "," c "," hp "," hv("mean") "," hv("stddev") "," hv("min") "," hv("max")
+	if (hmax == "" || hv("max") + 0 > hmax) hmax = hv("max") + 0
+	if (hmin == "" || hv("min") + 0 < hmin) hmin = hv("min") + 0
 	next
 }
 
@@ -377,14 +391,16 @@ function scaling_end(    np, ord, j, p, out, d, slope, icpt, b, s) {
 	close(out)
 }
 
-function hyperfine_end(    out, i) {
+function hyperfine_end(    out, i, np, ord) {
+	np = order_planners(pseen, ord)
 	out = dir "/hyperfine.csv"
-	print "idx,command,mean,stddev,min,max" > out
+	print "idx,command,planner,mean,stddev,min,max" > out
 	for (i = 1; i <= nh; i++) print hrow[i] >> out
 	close(out)
 	out = dir "/hyperfine.gp"
 	print "hf_n = " nh > out
 	print "hf_min = " hmin >> out
 	print "hf_max = " hmax >> out
+	print "hf_planners = " gq(join(ord, np)) >> out
 	close(out)
 }

@@ -73,7 +73,8 @@ RES_SINT="padding_bytes"
 # Check every CSV before drawing anything.
 check "$dir/results.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
 if [ -f "$dir/scaling.csv" ]; then
-	check "$dir/scaling.csv" "planner,buffers,plan_ns,status" "buffers,plan_ns" "" "" "status=ok|timed_out"
+	# plan_ns is empty for a run stopped before it was timed.
+	check "$dir/scaling.csv" "planner,buffers,plan_ns,status" "buffers" "" "" "status=ok|timed_out" "plan_ns"
 fi
 if [ -f "$dir/sweep.csv" ]; then
 	check "$dir/sweep.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
@@ -81,7 +82,10 @@ fi
 if [ -f "$dir/hyperfine.csv" ]; then
 	unquote "$dir/hyperfine.csv" > "$data/hyperfine.in"
 	# Messages name the original file.
-	awk -F, -v need="command,mean,stddev,min,max" -v real="mean,stddev,min,max" \
+	# hyperfine's own columns, or scripts/bench-cli.sh's (mean_s, ...).
+	hf_cols="mean,stddev,min,max"
+	head -n 1 "$data/hyperfine.in" | grep -Eq '(^|,)mean_s(,|$)' && hf_cols="mean_s,stddev_s,min_s,max_s"
+	awk -F, -v need="command,$hf_cols" -v real="$hf_cols" \
 		-f scripts/csvcheck.awk "$data/hyperfine.in" 2>"$data/hyperfine.err" || {
 		sed "s|^$data/hyperfine.in|$dir/hyperfine.csv|" "$data/hyperfine.err" >&2
 		exit 1
