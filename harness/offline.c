@@ -1,0 +1,172 @@
+/* The `offline` pseudo-planner: see offline.h for what it does and why. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offline.h"
+#include "placement.h"
+
+static int plan_unavailable(const struct ab_problem *p,
+			    const struct ab_plan_options *o,
+			    struct ab_plan *out)
+{
+	return -ENOTSUP; /* needs the model, not just the problem */
+}
+
+const struct ab_planner ab_planner_offline = {
+	.name = "offline",
+	.about = "the model's own plan (OfflineMemoryAllocation); -1 buffers by first fit",
+	.cost = AB_COST_FAST,
+	.plan = plan_unavailable,
+};
+
+bool ab_offline_available(const struct ab_input *in)
+{
+	return in->is_tflite && in->tflite.has_offline_plan &&
+	       in->tflite.offline_offsets;
+}
+
+/* The model's offset for buffer i, or -1. */
+static int64_t fixed_offset(const struct ab_input *in, size_t i)
+{
+	int32_t t = in->problem.tensor ? in->problem.tensor[i] : -1;
+
+	if (t < 0 || (size_t)t >= in->tflite.n_offline)
+		return -1;
+	return in->tflite.offline_offsets[t];
+}
+
+int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
+		    struct ab_plan *plan, struct ab_offline_stats *st)
+{
+	const struct ab_problem *p = &in->problem;
+	uint32_t *order = NULL;
+	struct ab_placer pl;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (!ab_offline_available(in))
+		return -ENOENT;
+	ab_plan_reset(plan);
+	order = malloc((p->n ? p->n : 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	rc = ab_order_size_desc(p, order);
+	if (!rc)
+		rc = ab_placer_init(&pl, p, NULL, 0, plan->offset);
+	if (rc)
+		goto out_free_order;
+	for (size_t i = 0; i < p->n; i++) {
+		int64_t off = fixed_offset(in, i);
+
+		if (off < 0)
+			continue;
+		ab_placer_place(&pl, i, (uint64_t)off);
+		st->fixed++;
+		if ((uint64_t)off % ab_effective_align(p, i, o))
+			st->misaligned_fixed++;
+	}
+	for (size_t j = 0; j < p->n; j++) {
+		size_t i = order[j];
+		const struct ab_hit *hits;
+		size_t k;
+
+		if (fixed_offset(in, i) >= 0)
+			continue;
+		rc = ab_placer_conflicts(&pl, i, &hits, &k);
+		if (rc)
+			break;
+		ab_placer_place(&pl, i,
+				ab_fit_first(hits, k, p->buf[i].size,
+					     ab_effective_align(p, i, o)));
+		st->runtime++;
+	}
+	ab_placer_free(&pl);
+	if (!rc)
+		ab_plan_finish_single(plan, p);
+out_free_order:
+	free(order);
+	return rc;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+static char *why(const struct ab_input *in, const struct ab_plan *plan,
+		 const struct ab_check_result *r, const char *check)
+{
+	const struct ab_problem *p = &in->problem;
+	char a[160], b[160];
+
+	ab_input_buffer_name(in, r->a, a, sizeof(a));
+	ab_input_buffer_name(in, r->b, b, sizeof(b));
+	if (r->verdict == AB_PLAN_OVERLAP)
+		return fmt("%s check: %s at bytes [%" PRIu64 ",%" PRIu64 ") and %s at [%" PRIu64 ",%" PRIu64 ") are live together and overlap",
+			   check, a, plan->offset[r->a],
+			   plan->offset[r->a] + p->buf[r->a].size, b,
+			   plan->offset[r->b],
+			   plan->offset[r->b] + p->buf[r->b].size);
+	if (r->verdict == AB_PLAN_STOMP)
+		return fmt("%s check: %s was overwritten by %s while live (step %" PRId32 ")",
+			   check, a, b, r->step);
+	return fmt("%s check: %s: %s", check, a, ab_verdict_name(r->verdict));
+}
+
+int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
+		      uint32_t check_align, enum ab_lifetime_rule rule,
+		      const enum ab_exec_mode *mode, struct ab_row *row)
+{
+	struct ab_check_result res;
+
+	row->valid = false;
+	row->exec_mode = AB_EXEC_SKIPPED;
+	row->peak_bytes = plan->peak;
+	row->arenas = plan->n_arenas;
+	if (ab_validate_plan(&in->problem, plan, check_align, &res) !=
+	    AB_PLAN_VALID) {
+		row->error = why(in, plan, &res, "geometric");
+		return row->error ? 0 : -ENOMEM;
+	}
+	if (ab_execute_plan(in->has_graph ? &in->graph : NULL, &in->problem,
+			    plan, rule, mode, &row->exec_mode,
+			    &res) != AB_PLAN_VALID) {
+		row->error = why(in, plan, &res, "execution");
+		return row->error ? 0 : -ENOMEM;
+	}
+	row->valid = true;
+	return 0;
+}
+
+int ab_offline_plan_and_check(const struct ab_input *in,
+			      const struct ab_plan_options *o,
+			      enum ab_lifetime_rule rule,
+			      const enum ab_exec_mode *mode,
+			      struct ab_plan *plan, struct ab_row *row,
+			      struct ab_offline_stats *st)
+{
+	int rc = ab_offline_plan(in, o, plan, st);
+
+	row->planner = &ab_planner_offline;
+	row->valid = false;
+	row->exec_mode = AB_EXEC_SKIPPED;
+	if (rc) {
+		row->error = fmt("offline plan failed: %s", strerror(-rc));
+		return rc == -ENOMEM ? rc : 0;
+	}
+	row->best_bound_bytes = row->lower_bound_bytes;
+	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
+							    : AB_OPTIMAL_UNKNOWN;
+	return ab_check_plan_row(in, plan, 1, rule, mode, row);
+}
