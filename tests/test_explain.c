@@ -1,0 +1,941 @@
+/*
+ * Tests of `arenabench explain`, the offline plan and `arenabench suite`
+ * (harness/explain.c, harness/offline.c, harness/suite.c).
+ *
+ *  - a hand-written graph pins the lower-bound step, its operator and the
+ *    tensors live there, under the TFLite and default lifetime rules;
+ *  - --runtime tflm (through the real CLI) applies 16-byte alignment and
+ *    rounding to 16: a case computed by hand;
+ *  - the JSON output parses (a small recursive-descent checker) and has
+ *    the keys a script reads; strings are escaped;
+ *  - offline plans from tests/lib/tflite_writer.h fixtures: imported as
+ *    `offline`, checked, and a deliberately overlapping one is invalid;
+ *  - the suite command on a folder of tiny CSV problems made here;
+ *  - every model under ../shared/models explains with valid plans (skipped
+ *    with a message when ../shared is absent).
+ * The CLI tests find the binary beside the test binary's directory
+ * ($(BUILD)/arenabench); `make test` builds it first.
+ */
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "explain.h"
+#include "suite.h"
+#include "tflite_writer.h"
+
+/* ------------------------------------------------------------- helpers */
+
+/* in [0, 0]; a [0, 2]; b [1, 2]; ws [1, 1]; c [2, 3]; out [3, 3] under
+ * the default rule.  The tflite rule keeps `in` live to step 3. */
+static const char hand_graph[] =
+	"graph explain_pin\n"
+	"family test\n"
+	"tensor in   input         u8    100\n"
+	"tensor w    const         u8    50\n"
+	"tensor a    intermediate  u8    200\n"
+	"tensor b    intermediate  u8    300\n"
+	"tensor ws   scratch       bytes 64\n"
+	"tensor c    intermediate  u8    10\n"
+	"tensor out  output        u8    40\n"
+	"op op0 CONV_2D in=in,w out=a\n"
+	"op op1 RELU    in=a    out=b  scratch=ws\n"
+	"op op2 ADD     in=a,b  out=c\n"
+	"op op3 MUL     in=c    out=out\n";
+
+static char tmpdir[PATH_MAX];
+
+static void make_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_explain.XXXXXX",
+		 t && *t ? t : "/tmp");
+	cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+}
+
+static void remove_tmpdir(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char p[PATH_MAX + 256];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+TestSuite(explain, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(offline, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(suite, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(shared);
+
+static const char *write_file(const char *name, const void *data, size_t len)
+{
+	static char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	cr_assert_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* The conventions main.c's apply_runtime() gives each runtime. */
+static void conventions(struct ab_explain_args *a, const char *runtime)
+{
+	memset(a, 0, sizeof(*a));
+	a->runtime = runtime;
+	a->load.problem.include_scratch = true;
+	a->plan.seed = 1;
+	if (!strcmp(runtime, "tflm")) {
+		a->plan.align = 16;
+		a->load.problem.lifetimes = AB_LIFETIMES_TFLM;
+		a->load.problem.round_to = 16;
+	} else {
+		a->plan.align = 64;
+		a->load.problem.lifetimes = AB_LIFETIMES_TFLITE;
+	}
+}
+
+static void explain_ok(const struct ab_explain_args *a,
+		       struct ab_explanation *x)
+{
+	struct ab_error err = { { 0 } };
+	int rc = ab_explain(a, x, &err);
+
+	cr_assert_eq(rc, 0, "explain %s: %s", a->path, err.msg);
+}
+
+static const char *name_of(const struct ab_explanation *x, size_t buffer)
+{
+	return x->in.graph.tensors[x->in.problem.tensor[buffer]].name;
+}
+
+static char *text_of(const struct ab_explanation *x,
+		     const struct ab_explain_args *a, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	if (json)
+		cr_assert_eq(ab_explain_write_json(f, x), 0);
+	else
+		cr_assert_eq(ab_explain_write_text(f, x, a), 0);
+	fclose(f);
+	return buf;
+}
+
+static void expect_all_valid(const struct ab_explanation *x)
+{
+	for (size_t k = 0; k < x->n_planners * x->n_aligns; k++)
+		cr_expect(x->results[k].row.valid, "%s: %s at align %u: %s",
+			  x->in.path, x->results[k].planner->name,
+			  x->results[k].align,
+			  x->results[k].row.error ? x->results[k].row.error : "?");
+	cr_expect_eq(x->invalid, 0);
+	cr_expect_geq(x->best, 0, "%s: no best plan", x->in.path);
+}
+
+/* ------------------------------------------------ a minimal JSON checker */
+
+struct js {
+	const char *s;
+	int depth;
+};
+
+static void js_ws(struct js *j)
+{
+	while (*j->s == ' ' || *j->s == '\n' || *j->s == '\t' || *j->s == '\r')
+		j->s++;
+}
+
+static bool js_value(struct js *j);
+
+static bool js_string(struct js *j)
+{
+	if (*j->s != '"')
+		return false;
+	for (j->s++; *j->s != '"'; j->s++) {
+		if ((unsigned char)*j->s < 0x20 || !*j->s)
+			return false;
+		if (*j->s == '\\') {
+			j->s++;
+			if (*j->s == 'u') {
+				for (int k = 1; k <= 4; k++)
+					if (!isxdigit((unsigned char)j->s[k]))
+						return false;
+				j->s += 4;
+			} else if (!strchr("\"\\/bfnrt", *j->s) || !*j->s) {
+				return false;
+			}
+		}
+	}
+	j->s++;
+	return true;
+}
+
+static bool js_number(struct js *j)
+{
+	char *end;
+
+	if (*j->s != '-' && !isdigit((unsigned char)*j->s))
+		return false;
+	strtod(j->s, &end);
+	if (end == j->s)
+		return false;
+	j->s = end;
+	return true;
+}
+
+static bool js_list(struct js *j, char close, bool object)
+{
+	j->s++;
+	js_ws(j);
+	if (*j->s == close) {
+		j->s++;
+		return true;
+	}
+	for (;;) {
+		js_ws(j);
+		if (object) {
+			if (!js_string(j))
+				return false;
+			js_ws(j);
+			if (*j->s++ != ':')
+				return false;
+		}
+		if (!js_value(j))
+			return false;
+		js_ws(j);
+		if (*j->s == close) {
+			j->s++;
+			return true;
+		}
+		if (*j->s++ != ',')
+			return false;
+	}
+}
+
+static bool js_value(struct js *j)
+{
+	bool ok;
+
+	js_ws(j);
+	if (++j->depth > 64)
+		return false;
+	if (*j->s == '{')
+		ok = js_list(j, '}', true);
+	else if (*j->s == '[')
+		ok = js_list(j, ']', false);
+	else if (*j->s == '"')
+		ok = js_string(j);
+	else if (!strncmp(j->s, "true", 4) || !strncmp(j->s, "null", 4))
+		ok = (j->s += 4, true);
+	else if (!strncmp(j->s, "false", 5))
+		ok = (j->s += 5, true);
+	else
+		ok = js_number(j);
+	j->depth--;
+	return ok;
+}
+
+static void expect_json(const char *text)
+{
+	struct js j = { text, 0 };
+	bool ok = js_value(&j);
+
+	js_ws(&j);
+	cr_assert(ok && !*j.s, "invalid JSON near offset %zu: '%.40s'",
+		  (size_t)(j.s - text), j.s);
+}
+
+/* The number after "key": at its first occurrence, or -1. */
+static long long json_int(const char *text, const char *key)
+{
+	char k[128];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = strstr(text, k);
+	return p ? strtoll(p + strlen(k), NULL, 10) : -1;
+}
+
+/* ------------------------------------------------------------ the CLI */
+
+static bool cli_path(char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = 0;
+	slash = strrchr(exe, '/'); /* .../BUILD/tests/test_explain */
+	if (!slash)
+		return false;
+	*slash = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = 0;
+	if (strlen(exe) + 12 > len)
+		return false;
+	strcpy(out, exe);
+	strcat(out, "/arenabench");
+	return access(out, X_OK) == 0;
+}
+
+/* Runs the CLI with a shell command tail; stdout into *out (malloc'd). */
+static int run_cli(const char *args, char **out)
+{
+	char bin[PATH_MAX], cmd[3 * PATH_MAX];
+	size_t cap = 1 << 16, len = 0, n;
+	FILE *p;
+	int st;
+
+	if (!cli_path(bin, sizeof(bin)))
+		cr_skip_test("the arenabench binary is not built beside the tests (make builds it)");
+	snprintf(cmd, sizeof(cmd), "'%s' --help | grep -q '^  explain MODEL' && '%s' --help | grep -q '^  suite DIR'",
+		 bin, bin);
+	if (system(cmd) != 0)
+		cr_skip_test("%s has no explain/suite commands yet (the main.c hook of docs/explain.md is missing)",
+			     bin);
+	snprintf(cmd, sizeof(cmd), "'%s' %s", bin, args);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	*out = malloc(cap);
+	while ((n = fread(*out + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (len + 1 == cap)
+			*out = realloc(*out, cap *= 2);
+	}
+	(*out)[len] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ------------------------------------------------------ hand-made graph */
+
+Test(explain, pins_lower_bound_step_tflite)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	static const char *const live[] = { "b", "a", "in", "ws" };
+
+	conventions(&a, "tflite");
+	a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	explain_ok(&a, &x);
+	/* step 0: in 100 + a 200; step 1: in + a + b 300 + ws 64 = 664;
+	 * step 2: in + a + b + c 10 = 610; step 3: in + c + out 40 = 150 */
+	cr_expect_eq(x.sum_bytes, 714);
+	cr_expect_eq(x.lower_bound_bytes, 664);
+	cr_expect_eq(x.weights_bytes, 50);
+	cr_expect_eq(x.persistent_bytes, 0);
+	cr_expect_eq(x.lb_step, 1);
+	cr_expect_eq(x.lb_op, 1);
+	cr_expect_str_eq(x.in.graph.ops[x.lb_op].type, "RELU");
+	cr_assert_eq(x.n_lb_live, 4);
+	for (size_t k = 0; k < 4; k++)
+		cr_expect_str_eq(name_of(&x, x.lb_live[k]), live[k], "live %zu", k);
+	cr_expect_eq(x.align, 64);
+	cr_expect_eq(x.aligns[0], 64);
+	cr_expect_str_eq(name_of(&x, x.largest[0]), "b");
+	cr_expect_eq(x.n_largest, 6);
+	expect_all_valid(&x);
+	cr_expect_geq(x.best_plan.peak, 664);
+	ab_explanation_free(&x);
+}
+
+Test(explain, pins_lower_bound_step_default_rule)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *text;
+
+	conventions(&a, "tflite");
+	a.load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+	a.lifetimes_given = true;
+	a.plan.align = 1;
+	a.align_given = true;
+	a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	explain_ok(&a, &x);
+	/* step 1: a 200 + b 300 + ws 64 = 564 (in ended at step 0) */
+	cr_expect_eq(x.lower_bound_bytes, 564);
+	cr_expect_eq(x.lb_step, 1);
+	cr_assert_eq(x.n_lb_live, 3);
+	cr_expect_str_eq(name_of(&x, x.lb_live[0]), "b");
+	cr_expect_str_eq(name_of(&x, x.lb_live[1]), "a");
+	cr_expect_str_eq(name_of(&x, x.lb_live[2]), "ws");
+	expect_all_valid(&x);
+	/* at align 1 size_first_fit meets the bound: b 0, a 300, ws 500 */
+	for (size_t k = 0; k < x.n_planners; k++)
+		if (!strcmp(ab_explain_at(&x, k, 0)->planner->name, "size_first_fit"))
+			cr_expect_eq(ab_explain_at(&x, k, 0)->row.peak_bytes, 564);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "step 1, operator 1 RELU 'op1'"), "%s", text);
+	cr_expect(strstr(text, "(--align)"), "overrides are reported");
+	cr_expect(strstr(text, "(--lifetimes)"));
+	cr_expect(strstr(text, "<- lower bound"));
+	free(text);
+	ab_explanation_free(&x);
+}
+
+Test(explain, long_schedule_timeline_is_sampled)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *g = malloc(1 << 16), *text;
+	size_t n = 0;
+
+	n += (size_t)sprintf(g + n, "graph chain\ntensor t0 input u8 64\n");
+	for (int i = 1; i <= 200; i++)
+		n += (size_t)sprintf(g + n, "tensor t%d %s u8 %d\n", i,
+				     i == 200 ? "output" : "intermediate",
+				     64 + (i % 7) * 16);
+	for (int i = 1; i <= 200; i++)
+		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i,
+				     i - 1, i);
+	conventions(&a, "tflite");
+	a.path = write_file("chain.graph", g, n);
+	a.timeline_rows = 10;
+	explain_ok(&a, &x);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "sampled: 10 of 200 rows"), "%s", text);
+	cr_expect(strstr(text, "<- lower bound"), "the bound's step is kept");
+	expect_all_valid(&x);
+	free(text);
+	free(g);
+	ab_explanation_free(&x);
+}
+
+Test(explain, json_parses_and_escapes)
+{
+	static const char g[] =
+		"graph \"quoted\\name\n"
+		"tensor x\"y input f32 1x4\n"
+		"tensor back\\slash output f32 1x4\n"
+		"op o RELU in=x\"y out=back\\slash\n";
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *json;
+
+	conventions(&a, "tflite");
+	a.path = write_file("quote.graph", g, sizeof(g) - 1);
+	explain_ok(&a, &x);
+	json = text_of(&x, &a, true);
+	expect_json(json);
+	cr_expect(strstr(json, "\"x\\\"y\""), "quote escaped: %s", json);
+	cr_expect(strstr(json, "\"back\\\\slash\""), "backslash escaped");
+	static const char *const keys[] = {
+		"\"conventions\"", "\"sum_bytes\"", "\"lower_bound_bytes\"",
+		"\"weights_bytes\"", "\"persistent_bytes\"", "\"planners\"",
+		"\"reuse_efficiency\"", "\"ratio_to_lower_bound\"",
+		"\"lower_bound_step\"", "\"largest_tensors\"", "\"alignments\"",
+		"\"all_plans_valid\": true", "\"best_planner\"", "\"offline\": null",
+		"\"live_profile\"", "\"time_ms\"",
+	};
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		cr_expect(strstr(json, keys[k]), "key %s missing", keys[k]);
+	cr_expect_eq(json_int(json, "lower_bound_bytes"), 32);
+	free(json);
+	ab_explanation_free(&x);
+
+	/* and the hand graph, which has an operator at the bound */
+	a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	explain_ok(&a, &x);
+	json = text_of(&x, &a, true);
+	expect_json(json);
+	cr_expect(strstr(json, "\"operator\": {\"index\": 1, \"name\": \"op1\", \"type\": \"RELU\"}"),
+		  "%s", json);
+	free(json);
+	ab_explanation_free(&x);
+}
+
+/* in [0,1]; a [1,3]; b [2,3]; ws [2,2]; c [3,4]; out [4,4] (op k at step
+ * k + 1), sizes rounded up to 16: 112, 208, 304, 64, 16, 48. */
+Test(explain, runtime_tflm_aligns_and_rounds)
+{
+	char *out = NULL, args[PATH_MAX + 128];
+	const char *path;
+	int code;
+
+	path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	snprintf(args, sizeof(args), "explain '%s' --runtime tflm --json", path);
+	code = run_cli(args, &out);
+	cr_assert_eq(code, 0, "exit %d: %s", code, out);
+	expect_json(out);
+	cr_expect(strstr(out, "\"runtime\": \"tflm\", \"align_bytes\": 16, \"lifetimes\": \"tflm\", \"round_bytes\": 16, \"round_applied\": true, \"overridden\": []"),
+		  "%s", out);
+	cr_expect_eq(json_int(out, "sum_bytes"), 112 + 208 + 304 + 64 + 16 + 48);
+	/* step 2: a 208 + b 304 + ws 64 */
+	cr_expect_eq(json_int(out, "lower_bound_bytes"), 576);
+	cr_expect(strstr(out, "\"lower_bound_step\": {\"step\": 2, \"operator\": {\"index\": 1"),
+		  "%s", out);
+	/* size_first_fit: b 0, a 304, in 0, ws 512, out 0, c 512 -> 576 */
+	cr_expect(strstr(out, "{\"planner\": \"size_first_fit\", \"align_bytes\": 16, \"valid\": true, \"error\": null, \"peak_bytes\": 576,"),
+		  "%s", out);
+	cr_expect(strstr(out, "\"all_plans_valid\": true"));
+	free(out);
+
+	/* --align overrides the runtime's alignment, nothing else */
+	snprintf(args, sizeof(args), "explain '%s' --runtime tflm --align 64 --json", path);
+	code = run_cli(args, &out);
+	cr_assert_eq(code, 0, "exit %d", code);
+	cr_expect(strstr(out, "\"align_bytes\": 64, \"lifetimes\": \"tflm\", \"round_bytes\": 16, \"round_applied\": true, \"overridden\": [\"align\"]"),
+		  "%s", out);
+	free(out);
+
+	/* the default is TFLite */
+	snprintf(args, sizeof(args), "explain '%s'", path);
+	code = run_cli(args, &out);
+	cr_assert_eq(code, 0);
+	cr_expect(strstr(out, "conventions: TFLite -- 64-byte alignment; lifetimes tflite"),
+		  "%s", out);
+	free(out);
+}
+
+Test(explain, tflm_plans_are_aligned_to_16)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+
+	conventions(&a, "tflm");
+	a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	explain_ok(&a, &x);
+	for (size_t i = 0; i < x.in.problem.n; i++) {
+		cr_expect_eq(x.in.problem.buf[i].size % 16, 0);
+		cr_expect_eq(x.best_plan.offset[i] % 16, 0);
+	}
+	cr_expect_eq(x.lb_step, 2);
+	cr_expect_eq(x.lb_op, 1);
+	cr_expect_eq(x.best_plan.peak, 576);
+	expect_all_valid(&x);
+	ab_explanation_free(&x);
+}
+
+Test(explain, csv_problem)
+{
+	static const char csv[] = "id,lower,upper,size\n"
+				  "0,0,2,10\n1,1,3,20\n2,2,4,5\n";
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *text;
+
+	conventions(&a, "tflite");
+	a.plan.align = 1;
+	a.path = write_file("p.64.csv", csv, sizeof(csv) - 1);
+	explain_ok(&a, &x);
+	/* t0: 10; t1: 30; t2: 25; t3: 5 */
+	cr_expect_eq(x.lower_bound_bytes, 30);
+	cr_expect_eq(x.lb_step, 1);
+	cr_expect_eq(x.lb_op, -1);
+	cr_expect_eq(x.in.problem.capacity, 64);
+	expect_all_valid(&x);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "capacity"), "%s", text);
+	cr_expect(strstr(text, "lifetimes as the file gives them"));
+	free(text);
+	text = text_of(&x, &a, true);
+	expect_json(text);
+	cr_expect(strstr(text, "\"capacity_bytes\": 64"));
+	free(text);
+	ab_explanation_free(&x);
+}
+
+Test(explain, plot_needs_gnuplot)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	struct ab_error err = { { 0 } };
+	char out[PATH_MAX + 16];
+	struct stat st;
+
+	conventions(&a, "tflite");
+	a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	snprintf(out, sizeof(out), "%s/plan.svg", tmpdir);
+	a.plot = out;
+	explain_ok(&a, &x);
+	setenv("PATH", "/nonexistent", 1); /* this test runs in its own process */
+	cr_expect_lt(ab_explain_plot(&x, &a, &err), 0);
+	cr_expect(strstr(err.msg, "gnuplot is not installed"), "%s", err.msg);
+	cr_expect_neq(stat(out, &st), 0, "nothing written");
+	a.plot = "x.txt";
+	cr_expect_lt(ab_explain_plot(&x, &a, &err), 0);
+	cr_expect(strstr(err.msg, ".svg, .png or .pdf"), "%s", err.msg);
+	ab_explanation_free(&x);
+}
+
+Test(explain, plot_draws_with_layout_gp)
+{
+	char *out = NULL, args[2 * PATH_MAX];
+	char svg[PATH_MAX + 16];
+	const char *path;
+	struct stat st;
+	int code;
+
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+		cr_skip_test("gnuplot is not installed: the drawing is not tested");
+	path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	snprintf(svg, sizeof(svg), "%s/plan.svg", tmpdir);
+	snprintf(args, sizeof(args), "explain '%s' --plot '%s' 2>&1", path, svg);
+	code = run_cli(args, &out);
+	cr_expect_eq(code, 0, "exit %d: %s", code, out);
+	cr_expect_eq(stat(svg, &st), 0, "no %s: %s", svg, out);
+	cr_expect_gt(st.st_size, 1000);
+	free(out);
+}
+
+/* ----------------------------------------------- .tflite: names, shapes */
+
+static const char *write_model(const struct tfw_model *m, const char *name)
+{
+	size_t len;
+	uint8_t *bytes = tfw_build_model(m, &len);
+	const char *p = write_file(name, bytes, len);
+
+	free(bytes);
+	return p;
+}
+
+Test(explain, unnamed_tensor_gets_fallback_name)
+{
+	const struct tfw_model *m = tfw_fixture_model(TFW_FIX_OFFLINE_PLAN);
+	struct tfw_tensor t[3];
+	struct tfw_subgraph sg = m->subgraphs[0];
+	struct tfw_model mm = *m;
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *json;
+
+	memcpy(t, sg.tensors, sizeof(t));
+	t[1].name = NULL;
+	sg.tensors = t;
+	mm.subgraphs = &sg;
+	conventions(&a, "tflm");
+	a.path = write_model(&mm, "unnamed.tflite");
+	explain_ok(&a, &x);
+	cr_expect_str_eq(x.in.graph.tensors[1].name, "t1");
+	json = text_of(&x, &a, true);
+	expect_json(json);
+	cr_expect(strstr(json, "\"name\": \"t1\""), "%s", json);
+	free(json);
+	ab_explanation_free(&x);
+}
+
+Test(explain, dynamic_and_string_tensors_are_reported)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	struct ab_error err = { { 0 } };
+	char *text;
+
+	conventions(&a, "tflite");
+	a.path = write_model(tfw_fixture_model(TFW_FIX_DYNAMIC), "dyn.tflite");
+	explain_ok(&a, &x);
+	cr_expect_gt(x.n_dynamic, 0);
+	cr_expect(!x.used_dims);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "sizes use the stored shape"), "%s", text);
+	free(text);
+	ab_explanation_free(&x);
+
+	cr_assert_eq(ab_tflite_add_dim(&a.load.tflite, "d0=3", &err), 0, "%s", err.msg);
+	explain_ok(&a, &x);
+	cr_expect(x.used_dims);
+	cr_expect_eq(x.sum_bytes, 2 * 3 * 10 * 4, "two f32 [3,10] tensors");
+	text = text_of(&x, &a, true);
+	cr_expect(strstr(text, "\"shape_source\": \"--dim\""), "%s", text);
+	free(text);
+	ab_explanation_free(&x);
+
+	conventions(&a, "tflite");
+	a.path = write_model(tfw_fixture_model(TFW_FIX_STRING), "str.tflite");
+	explain_ok(&a, &x);
+	cr_assert_eq(x.n_strings, 1);
+	cr_expect_str_eq(x.in.graph.tensors[x.strings[0]].name, "text");
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "string tensors   1 (variable length: not planned"), "%s", text);
+	free(text);
+	text = text_of(&x, &a, true);
+	expect_json(text);
+	cr_expect(strstr(text, "\"string_tensors\": [\"text\"]"), "%s", text);
+	free(text);
+	ab_explanation_free(&x);
+}
+
+/* ---------------------------------------------------------- offline plan */
+
+/* The fixture: a, b, c f32 [1,4] (16 bytes); MUL a -> b, MUL b -> c;
+ * plan a 0, b 16, c -1.  Under tflm lifetimes a [0,1], b [1,2], c [2,2]:
+ * c goes to 0 (a has ended), peak 32 = the bound. */
+Test(offline, fixture_plan_is_imported_and_valid)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	const struct ab_explain_result *r;
+	char *text;
+
+	conventions(&a, "tflm");
+	a.path = write_model(tfw_fixture_model(TFW_FIX_OFFLINE_PLAN), "off.tflite");
+	explain_ok(&a, &x);
+	cr_assert(x.has_offline);
+	r = ab_explain_at(&x, x.n_planners - 1, 0);
+	cr_expect_str_eq(r->planner->name, "offline");
+	cr_expect(r->row.valid, "%s", r->row.error ? r->row.error : "");
+	cr_expect_eq(r->row.peak_bytes, 32);
+	cr_expect_eq(x.offline.fixed, 2);
+	cr_expect_eq(x.offline.runtime, 1);
+	cr_expect_eq(x.offline.misaligned_fixed, 0);
+	cr_expect_eq(x.lower_bound_bytes, 32);
+	expect_all_valid(&x);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "offline: the model's own plan places 2 buffers; 1 marked -1"),
+		  "%s", text);
+	free(text);
+	text = text_of(&x, &a, true);
+	expect_json(text);
+	cr_expect(strstr(text, "\"offline\": {\"fixed_buffers\": 2, \"runtime_buffers\": 1, \"misaligned_fixed\": 0}"),
+		  "%s", text);
+	free(text);
+	ab_explanation_free(&x);
+}
+
+Test(offline, plan_function_places_runtime_buffers)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	struct ab_offline_stats st;
+	struct ab_plan plan;
+
+	conventions(&a, "tflm");
+	a.path = write_model(tfw_fixture_model(TFW_FIX_OFFLINE_PLAN), "off.tflite");
+	explain_ok(&a, &x);
+	cr_assert_eq(ab_plan_alloc(&plan, x.in.problem.n), 0);
+	cr_assert_eq(ab_offline_plan(&x.in, &a.plan, &plan, &st), 0);
+	cr_assert_eq(x.in.problem.n, 3);
+	cr_expect_eq(plan.offset[0], 0);  /* a: fixed */
+	cr_expect_eq(plan.offset[1], 16); /* b: fixed */
+	cr_expect_eq(plan.offset[2], 0);  /* c: first fit beside b */
+	cr_expect_eq(plan.peak, 32);
+	cr_expect_eq(ab_planner_offline.plan(&x.in.problem, &a.plan, &plan), -ENOTSUP);
+	ab_plan_free(&plan);
+	ab_explanation_free(&x);
+}
+
+Test(offline, overlapping_plan_is_invalid)
+{
+#define LE(v) (uint8_t)((uint32_t)(v)), (uint8_t)((uint32_t)(v) >> 8), \
+	      (uint8_t)((uint32_t)(v) >> 16), (uint8_t)((uint32_t)(v) >> 24)
+	/* a and b both at 0, live together at step 1 */
+	static const uint8_t bad[] = { LE(1), LE(1), LE(3), LE(0), LE(0), LE(-1) };
+#undef LE
+	const struct tfw_model *m = tfw_fixture_model(TFW_FIX_OFFLINE_PLAN);
+	struct tfw_buffer bufs[3];
+	struct tfw_model mm = *m;
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	const struct ab_explain_result *r;
+	char *out = NULL, args[PATH_MAX + 64];
+	int code;
+
+	cr_assert_eq(m->n_buffers, 3);
+	memcpy(bufs, m->buffers, sizeof(bufs));
+	bufs[2].data = bad;
+	bufs[2].size = sizeof(bad);
+	mm.buffers = bufs;
+	conventions(&a, "tflm");
+	a.path = write_model(&mm, "overlap.tflite");
+	explain_ok(&a, &x);
+	cr_assert(x.has_offline);
+	r = ab_explain_at(&x, x.n_planners - 1, 0);
+	cr_expect_str_eq(r->planner->name, "offline");
+	cr_expect(!r->row.valid);
+	cr_assert_not_null(r->row.error);
+	cr_expect(strstr(r->row.error, "'a'") && strstr(r->row.error, "'b'") &&
+		  strstr(r->row.error, "overlap"), "%s", r->row.error);
+	cr_expect_eq(x.invalid, x.n_aligns, "only the offline plans are invalid");
+	cr_expect_geq(x.best, 0);
+	cr_expect_str_neq(ab_explain_at(&x, (size_t)x.best, 0)->planner->name, "offline");
+	ab_explanation_free(&x);
+
+	/* the command says so and exits 1 */
+	snprintf(args, sizeof(args), "explain '%s' --runtime tflm 2>&1", a.path);
+	code = run_cli(args, &out);
+	cr_expect_eq(code, 1, "exit %d", code);
+	cr_expect(strstr(out, "INVALID"), "%s", out);
+	free(out);
+}
+
+/* ----------------------------------------------------------------- suite */
+
+/* tiny.100: [0,2) 10, [1,3) 20, [2,4) 5 -> bound 30, sum 35.
+ * wide.64: [0,1) 40, [0,1) 8, [1,2) 48 -> bound 48, sum 96. */
+static void write_suite(void)
+{
+	static const char tiny[] = "id,lower,upper,size\n0,0,2,10\n1,1,3,20\n2,2,4,5\n";
+	static const char wide[] = "id,lower,upper,size\n0,0,1,40\n1,0,1,8\n2,1,2,48\n";
+
+	write_file("tiny.100.csv", tiny, sizeof(tiny) - 1);
+	write_file("wide.64.csv", wide, sizeof(wide) - 1);
+	write_file("README.txt", "not a problem\n", 14);
+}
+
+Test(suite, runs_every_planner_on_a_folder)
+{
+	struct ab_suite_args a = { 0 };
+	struct ab_error err = { { 0 } };
+	const char *paths[] = { tmpdir };
+	struct ab_suite s;
+	char *buf = NULL;
+	size_t len = 0, lines = 0;
+	FILE *f;
+
+	write_suite();
+	a.paths = paths;
+	a.n_paths = 1;
+	a.quiet = true;
+	cr_assert_eq(ab_suite_run(&a, &s, &err), 0, "%s", err.msg);
+	cr_assert_eq(s.n_problems, 2);
+	cr_expect_str_eq(s.problems[0].name, "tiny.100");
+	cr_expect_eq(s.problems[0].capacity_bytes, 100);
+	cr_expect_eq(s.problems[0].lower_bound_bytes, 30);
+	cr_expect_str_eq(s.problems[1].name, "wide.64");
+	cr_expect_eq(s.problems[1].capacity_bytes, 64);
+	cr_expect_eq(s.problems[1].lower_bound_bytes, 48);
+	cr_expect_eq(s.invalid, 0);
+	for (size_t k = 0; k < s.n_planners; k++) {
+		cr_expect(s.planners[k]->cost == AB_COST_FAST);
+		for (size_t i = 0; i < 2; i++) {
+			cr_expect(s.problems[i].valid[k]);
+			cr_expect_geq(s.problems[i].peak_bytes[k],
+				      s.problems[i].lower_bound_bytes);
+		}
+		if (!strcmp(s.planners[k]->name, "linear")) {
+			cr_expect_eq(s.problems[0].peak_bytes[k], 35);
+			cr_expect_eq(s.problems[1].peak_bytes[k], 96);
+		}
+	}
+	f = open_memstream(&buf, &len);
+	ab_suite_write_csv(f, &s);
+	fclose(f);
+	cr_expect(!strncmp(buf, "problem,buffers,capacity_bytes,lower_bound_bytes,planner,align,valid,peak_bytes\n",
+			   80), "%s", buf);
+	for (char *c = buf; *c; c++)
+		lines += *c == '\n';
+	cr_expect_eq(lines, 1 + 2 * s.n_planners);
+	cr_expect(strstr(buf, "tiny.100,3,100,30,linear,1,yes,35\n"), "%s", buf);
+	free(buf);
+	ab_suite_free(&s);
+}
+
+Test(suite, cli_table_and_csv)
+{
+	char *out = NULL, args[3 * PATH_MAX], csv[PATH_MAX + 16];
+	struct stat st;
+	int code;
+
+	write_suite();
+	snprintf(csv, sizeof(csv), "%s/out.csv", tmpdir);
+	snprintf(args, sizeof(args), "suite '%s' --out '%s' --quiet", tmpdir, csv);
+	code = run_cli(args, &out);
+	cr_expect_eq(code, 0, "exit %d: %s", code, out);
+	cr_expect(strstr(out, "minimalloc suite: 2 problems"), "%s", out);
+	cr_expect(strstr(out, "tiny.100"), "%s", out);
+	cr_expect(strstr(out, "fits_cap"), "%s", out);
+	cr_expect_eq(stat(csv, &st), 0);
+	free(out);
+	/* a folder without problems is an error, and nothing is written */
+	unlink(csv);
+	snprintf(args, sizeof(args), "suite '%s/none' --out '%s' 2>&1", tmpdir, csv);
+	code = run_cli(args, &out);
+	cr_expect_eq(code, 2, "exit %d: %s", code, out);
+	cr_expect_neq(stat(csv, &st), 0);
+	free(out);
+}
+
+/* ---------------------------------------------------------------- shared */
+
+static const char *repo_root(void)
+{
+	static const char *const tries[] = { ".", "..", "../.." };
+	struct stat st;
+	char p[256];
+
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/harness/explain.h", tries[i]);
+		if (!stat(p, &st))
+			return tries[i];
+	}
+	return ".";
+}
+
+Test(shared, every_model_explains_with_valid_plans, .timeout = 120)
+{
+	static const char *const subs[] = { "tflm", "coral_test_data",
+					    "mediapipe" };
+	char dir[512];
+	struct stat st;
+	size_t n = 0;
+
+	snprintf(dir, sizeof(dir), "%s/../shared/models", repo_root());
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		cr_skip_test("%s is absent: the shared model corpus is not checked out beside the repository",
+			     dir);
+	for (size_t s = 0; s < 3; s++) {
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "%s/../shared/models/%s",
+			 repo_root(), subs[s]);
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			size_t l = strlen(e->d_name);
+			char path[1024];
+			struct ab_explain_args a;
+			struct ab_explanation x;
+			struct ab_error err = { { 0 } };
+			int rc;
+
+			if (l < 7 || strcmp(e->d_name + l - 7, ".tflite"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			conventions(&a, "tflite");
+			a.path = path;
+			rc = ab_explain(&a, &x, &err);
+			cr_expect_eq(rc, 0, "%s", err.msg);
+			if (rc)
+				continue;
+			expect_all_valid(&x);
+			cr_expect_geq(x.n_planners, 1);
+			cr_expect(x.lower_bound_bytes <= x.best_plan.peak);
+			ab_explanation_free(&x);
+			n++;
+		}
+		closedir(d);
+	}
+	cr_expect_gt(n, 30, "only %zu models explained", n);
+}
