@@ -19,6 +19,7 @@
 
 #define DEFAULT_ROWS 48
 #define DEFAULT_WIDTH 64
+#define FULL_CHECK_BYTES (8ull << 20)
 
 /* ------------------------------------------------------------ analysis */
 
@@ -220,28 +221,62 @@ static int best_at(const struct ab_explanation *x, size_t j)
 	return best;
 }
 
-static double now_ms(void)
+/* Wall-clock and process CPU time, in ms. */
+struct stamp {
+	double wall, cpu;
+};
+
+static double clock_ms(clockid_t c)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(c, &t);
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* One plan: planner k at options o into plan, both checks into r->row. */
+static struct stamp now(void)
+{
+	return (struct stamp){ clock_ms(CLOCK_MONOTONIC),
+			       clock_ms(CLOCK_PROCESS_CPUTIME_ID) };
+}
+
+static void add_time(struct ab_explanation *x, int what, struct stamp from,
+		     struct stamp to)
+{
+	x->wall_ms[what] += to.wall - from.wall;
+	x->cpu_ms[what] += to.cpu - from.cpu;
+}
+
+static bool same_plan(const struct ab_plan *a, const struct ab_plan *b)
+{
+	return a->n == b->n && a->peak == b->peak &&
+	       a->n_arenas == b->n_arenas &&
+	       !memcmp(a->offset, b->offset, a->n * sizeof(*a->offset)) &&
+	       !memcmp(a->arena, b->arena, a->n * sizeof(*a->arena));
+}
+
+/*
+ * One plan: planner k at options o into plan, both checks into r->row.
+ * The execution check depends only on the offsets, so when `same` (this
+ * planner's plan at the alignment in use, valid) has the very same
+ * offsets, its execution verdict is reused and only the geometric check,
+ * which also checks the alignment, runs again.
+ */
 static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 		    const struct ab_planner *pl, const struct ab_plan_options *o,
 		    const enum ab_exec_mode *mode, struct ab_plan *plan,
+		    const struct ab_plan *same, const struct ab_row *same_row,
 		    struct ab_explain_result *r)
 {
 	struct ab_offline_stats st;
-	double t0, t1;
+	struct stamp t0, t1;
 	int rc;
 
 	free(r->row.error);
 	memset(&r->row, 0, sizeof(r->row));
 	r->row.lower_bound_bytes = x->lower_bound_bytes;
 	r->align = o->align;
+	r->exec_reused = false;
 	if (k >= n_pl) {
 		r->planner = &ab_planner_offline;
 		rc = ab_offline_plan_and_check(&x->in, o, x->lifetimes, mode,
@@ -252,22 +287,34 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 	}
 	r->planner = pl;
 	ab_plan_reset(plan);
-	t0 = now_ms();
+	t0 = now();
 	rc = pl->plan(&x->in.problem, o, plan);
-	t1 = now_ms();
-	if (o->align == x->align)
-		x->plan_ms += t1 - t0;
-	else
-		x->plan_other_ms += t1 - t0;
+	t1 = now();
+	add_time(x, o->align == x->align ? AB_EXPLAIN_T_PLAN
+					 : AB_EXPLAIN_T_PLAN_OTHER, t0, t1);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
 		r->row.error = strdup(strerror(-rc));
 		return 0;
 	}
+	if (same && same_row->valid && same_plan(plan, same)) {
+		struct ab_check_result res;
+
+		if (ab_validate_plan(&x->in.problem, plan, o->align, &res) ==
+		    AB_PLAN_VALID) {
+			r->row.valid = true;
+			r->row.peak_bytes = plan->peak;
+			r->row.arenas = plan->n_arenas;
+			r->row.exec_mode = same_row->exec_mode;
+			r->exec_reused = true;
+			add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
+			return 0;
+		}
+	}
 	rc = ab_check_plan_row(&x->in, plan, o->align, x->lifetimes, mode,
 			       &r->row);
-	x->check_ms += now_ms() - t1;
+	add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
 	return rc;
 }
 
@@ -275,8 +322,9 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
  * Every planner at every alignment: the exact geometric check and the
  * execution check sampled (one word per 4 KiB: a full one costs ~0.4 s on
  * a 40 MB model, per plan).  Then the best plan at the alignment in use is
- * planned again and gets the full execution check; if that fails, the next
- * best is tried.
+ * planned again and gets the full execution check when the activations
+ * sum to at most FULL_CHECK_BYTES (sampled again above); if that fails,
+ * the next best is tried.
  */
 static int run_planners(struct ab_explanation *x,
 			const struct ab_explain_args *a,
@@ -285,8 +333,10 @@ static int run_planners(struct ab_explanation *x,
 {
 	static const enum ab_exec_mode sampled = AB_EXEC_SAMPLED;
 	static const enum ab_exec_mode full = AB_EXEC_FULL;
+	const enum ab_exec_mode *best_mode =
+		x->sum_bytes <= FULL_CHECK_BYTES ? &full : &sampled;
 	const struct ab_problem *p = &x->in.problem;
-	struct ab_plan plan;
+	struct ab_plan plan, first;
 	int rc;
 
 	x->n_planners = n_pl + x->has_offline;
@@ -294,6 +344,8 @@ static int run_planners(struct ab_explanation *x,
 	if (!x->results)
 		return ab_fail(err, -ENOMEM, "out of memory");
 	rc = ab_plan_alloc(&plan, p->n);
+	if (!rc)
+		rc = ab_plan_alloc(&first, p->n);
 	if (!rc)
 		rc = ab_plan_alloc(&x->best_plan, p->n);
 	if (rc)
@@ -305,7 +357,9 @@ static int run_planners(struct ab_explanation *x,
 
 			o.align = x->aligns[j];
 			rc = plan_one(x, k, n_pl, k < n_pl ? pl[k] : NULL, &o,
-				      &sampled, &plan,
+				      &sampled, j ? &plan : &first,
+				      j ? &first : NULL,
+				      &x->results[k * x->n_aligns].row,
 				      &x->results[k * x->n_aligns + j]);
 		}
 	}
@@ -319,7 +373,7 @@ static int run_planners(struct ab_explanation *x,
 		r = &x->results[(size_t)b * x->n_aligns];
 		o.align = x->aligns[0];
 		rc = plan_one(x, (size_t)b, n_pl, (size_t)b < n_pl ? pl[b] : NULL,
-			      &o, &full, &x->best_plan, r);
+			      &o, best_mode, &x->best_plan, NULL, NULL, r);
 		if (!rc && r->row.valid) {
 			x->best = b;
 			break;
@@ -328,6 +382,7 @@ static int run_planners(struct ab_explanation *x,
 	for (size_t k = 0; k < x->n_planners * x->n_aligns; k++)
 		x->invalid += !x->results[k].row.valid;
 	ab_plan_free(&plan);
+	ab_plan_free(&first);
 	if (rc)
 		return ab_fail(err, rc, "%s: out of memory", x->in.path);
 	return 0;
@@ -338,7 +393,7 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 {
 	const struct ab_planner **pl = NULL;
 	size_t n_pl = 0;
-	double t0 = now_ms();
+	struct stamp t0 = now(), t1;
 	int rc;
 
 	memset(x, 0, sizeof(*x));
@@ -353,9 +408,9 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	rc = ab_pick_planners(a->planners, a->cost, &pl, &n_pl, err);
 	if (rc)
 		return rc;
-	t0 = now_ms();
+	t1 = now();
 	rc = ab_input_load(a->path, &a->load, &x->in, err);
-	x->import_ms = now_ms() - t0;
+	add_time(x, AB_EXPLAIN_T_IMPORT, t1, now());
 	if (rc)
 		goto out_free_planners;
 	if (x->in.problem.n > UINT32_MAX - 1) {
@@ -370,7 +425,7 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	pick_aligns(x);
 	x->has_offline = ab_offline_available(&x->in);
 	rc = run_planners(x, a, pl, n_pl, err);
-	x->total_ms = now_ms() - t0;
+	add_time(x, AB_EXPLAIN_T_TOTAL, t0, now());
 out_free_planners:
 	free(pl);
 	if (rc)
@@ -968,9 +1023,13 @@ int ab_explain_write_text(FILE *f, const struct ab_explanation *x,
 	text_where(f, x);
 	text_timeline(f, x, a);
 	text_alternatives(f, x);
-	fprintf(f, "\ntime: import %.1f ms; planning %.1f ms (%zu planners at %u), %.1f ms at the other alignments; checks %.1f ms; total %.1f ms\n",
-		x->import_ms, x->plan_ms, x->n_planners - x->has_offline, x->align,
-		x->plan_other_ms, x->check_ms, x->total_ms);
+	fprintf(f, "\ntime (wall / CPU ms): import %.1f / %.1f; planning at %u (%zu planners) %.1f / %.1f; at the other alignments %.1f / %.1f; checks %.1f / %.1f; total %.1f / %.1f\n",
+		x->wall_ms[AB_EXPLAIN_T_IMPORT], x->cpu_ms[AB_EXPLAIN_T_IMPORT],
+		x->align, x->n_planners - x->has_offline,
+		x->wall_ms[AB_EXPLAIN_T_PLAN], x->cpu_ms[AB_EXPLAIN_T_PLAN],
+		x->wall_ms[AB_EXPLAIN_T_PLAN_OTHER], x->cpu_ms[AB_EXPLAIN_T_PLAN_OTHER],
+		x->wall_ms[AB_EXPLAIN_T_CHECKS], x->cpu_ms[AB_EXPLAIN_T_CHECKS],
+		x->wall_ms[AB_EXPLAIN_T_TOTAL], x->cpu_ms[AB_EXPLAIN_T_TOTAL]);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -1079,6 +1138,7 @@ static void json_result(FILE *f, const struct ab_explanation *x,
 	json_num(f, r->row.valid ? reuse(r->row.peak_bytes, x->sum_bytes) : NAN);
 	fprintf(f, ", \"arenas\": %d, \"execution_check\": ", r->row.arenas);
 	json_str(f, ab_exec_mode_name(r->row.exec_mode));
+	fprintf(f, ", \"execution_check_reused\": %s", r->exec_reused ? "true" : "false");
 	fputc('}', f);
 }
 
@@ -1199,8 +1259,15 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		fputs(k ? ",\n    " : "\n    ", f);
 		json_result(f, x, &x->results[k]);
 	}
-	fprintf(f, "\n  ],\n  \"time_ms\": {\"import\": %.3f, \"plan\": %.3f, \"plan_other_aligns\": %.3f, \"checks\": %.3f, \"total\": %.3f}",
-		x->import_ms, x->plan_ms, x->plan_other_ms, x->check_ms, x->total_ms);
+	fputs("\n  ]", f);
+	for (int c = 0; c < 2; c++) {
+		const double *v = c ? x->cpu_ms : x->wall_ms;
+
+		fprintf(f, ",\n  \"%s\": {\"import\": %.3f, \"plan\": %.3f, \"plan_other_aligns\": %.3f, \"checks\": %.3f, \"total\": %.3f}",
+			c ? "cpu_ms" : "time_ms", v[AB_EXPLAIN_T_IMPORT],
+			v[AB_EXPLAIN_T_PLAN], v[AB_EXPLAIN_T_PLAN_OTHER],
+			v[AB_EXPLAIN_T_CHECKS], v[AB_EXPLAIN_T_TOTAL]);
+	}
 	fputs(",\n  \"live_profile\": [", f);
 	if (!ab_live_profile(&in->problem, &lp)) {
 		for (size_t k = 0; k < lp.n; k++)

@@ -37,11 +37,19 @@ struct ab_explain_args {
 #define AB_EXPLAIN_TOP 10
 #define AB_EXPLAIN_MAX_ALIGNS 4
 
+/* What explain times: import (load + lifetimes), planning at the
+ * alignment in use (registry planners), at the other alignments, the
+ * checks, and the whole analysis. */
+enum { AB_EXPLAIN_T_IMPORT, AB_EXPLAIN_T_PLAN, AB_EXPLAIN_T_PLAN_OTHER,
+       AB_EXPLAIN_T_CHECKS, AB_EXPLAIN_T_TOTAL, AB_EXPLAIN_T_COUNT };
+
 /* One planner's outcome at one alignment. */
 struct ab_explain_result {
 	const struct ab_planner *planner;
 	uint32_t align;
 	struct ab_row row;            /* valid, error, peak_bytes, exec_mode */
+	bool exec_reused;             /* same offsets as at the alignment in
+					 use: its execution verdict reused */
 };
 
 struct ab_explanation {
@@ -83,9 +91,8 @@ struct ab_explanation {
 					 arena at aligns[0], -1 if none */
 	struct ab_plan best_plan;     /* its plan, for the timeline and plot */
 
-	/* wall-clock milliseconds: import (load + lifetimes), planning at the
-	 * alignment in use (registry planners) and at the others, checks */
-	double import_ms, plan_ms, plan_other_ms, check_ms, total_ms;
+	/* milliseconds, wall clock and process CPU, by AB_EXPLAIN_T_* */
+	double wall_ms[AB_EXPLAIN_T_COUNT], cpu_ms[AB_EXPLAIN_T_COUNT];
 };
 
 /* Planners named in a comma list, or (list NULL) every planner of a cost
