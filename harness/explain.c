@@ -205,17 +205,27 @@ static void pick_aligns(struct ab_explanation *x)
 			x->aligns[x->n_aligns++] = others[i];
 }
 
-/* Best valid planner at alignment index j (-1 if none). */
+/* best_of copies another planner's plan: in a tie, name that one. */
+static bool is_meta(const struct ab_planner *pl)
+{
+	return !strcmp(pl->name, "best_of");
+}
+
+/* Best valid planner at alignment index j (-1 if none): the smallest
+ * arena; ties go to registry order, best_of last. */
 static int best_at(const struct ab_explanation *x, size_t j)
 {
 	int best = -1;
 
 	for (size_t k = 0; k < x->n_planners; k++) {
-		const struct ab_explain_result *r = ab_explain_at(x, k, j);
+		const struct ab_explain_result *r = ab_explain_at(x, k, j), *b;
 
-		if (r->row.valid &&
-		    (best < 0 ||
-		     r->row.peak_bytes < ab_explain_at(x, (size_t)best, j)->row.peak_bytes))
+		if (!r->row.valid)
+			continue;
+		b = best >= 0 ? ab_explain_at(x, (size_t)best, j) : NULL;
+		if (!b || r->row.peak_bytes < b->row.peak_bytes ||
+		    (r->row.peak_bytes == b->row.peak_bytes &&
+		     is_meta(b->planner) && !is_meta(r->planner)))
 			best = (int)k;
 	}
 	return best;
