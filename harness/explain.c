@@ -1377,10 +1377,17 @@ static int run_gnuplot(const char *gnuplot, const char *expr,
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
+static bool plot_name_ok(const char *path)
+{
+	const char *ext = strrchr(path, '.');
+
+	return ext && (!strcmp(ext, ".svg") || !strcmp(ext, ".png") ||
+		       !strcmp(ext, ".pdf"));
+}
+
 int ab_explain_plot(const struct ab_explanation *x,
 		    const struct ab_explain_args *a, struct ab_error *err)
 {
-	const char *ext = strrchr(a->plot, '.');
 	char gnuplot[PATH_MAX], script[PATH_MAX], dir[PATH_MAX];
 	char plan[PATH_MAX + 16], live[PATH_MAX + 16], title[512];
 	char *expr;
@@ -1388,7 +1395,7 @@ int ab_explain_plot(const struct ab_explanation *x,
 	size_t len;
 	int rc;
 
-	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png") && strcmp(ext, ".pdf")))
+	if (!plot_name_ok(a->plot))
 		return ab_fail(err, -EINVAL, "--plot %s: expected a .svg, .png or .pdf file name",
 			       a->plot);
 	if (x->best < 0)
@@ -1457,6 +1464,11 @@ int ab_cmd_explain(const struct ab_explain_args *a)
 
 	if (!a->path) {
 		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv)\n");
+		return 2;
+	}
+	if (a->plot && !plot_name_ok(a->plot)) {
+		fprintf(stderr, "arenabench: --plot %s: expected a .svg, .png or .pdf file name\n",
+			a->plot);
 		return 2;
 	}
 	if (ab_explain(a, &x, &err)) {
