@@ -25,13 +25,15 @@
  *     the best proven bound and the incumbent's peak - 1, where a found
  *     plan lowers UB to its own peak and a proof raises the bound to C + 1.
  * optimal = yes iff peak == proven bound; best_bound = that bound.
- * Budget: nodes (default 20000, option --budget); the wall-clock safety
- * stop (--safety-seconds) sets stopped_by = time.  Deterministic: no
+ * Budget: nodes (default 5000, option --budget), each decision getting
+ * half of what remains (nodes and, with --safety-seconds, time); the
+ * wall-clock safety stop sets stopped_by = time.  Deterministic: no
  * randomness, a node count is the only limit besides the safety stop.
  * Complexity: per node O(k log k + overlaps + sections), k = unplaced
  * buffers; exponential in the worst case (the problem is NP-hard).
- * Problems with more than 2e7 overlapping pairs are not searched (the
- * heuristic plan is returned, optimality unknown unless UB == LB).
+ * Problems with more than 4000 buffers or 2e7 overlapping pairs are not
+ * searched (the heuristic plan is returned, optimality unknown unless
+ * UB == LB).
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023 (canonical search,
  * section inference, dominance); own code.
@@ -45,7 +47,8 @@
 
 #include "search.h"
 
-#define DEFAULT_BUDGET 20000
+#define DEFAULT_BUDGET 5000
+#define MAX_SEARCHED 4000 /* buffers; the per-depth candidate arrays are m^2 */
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
 
@@ -77,7 +80,7 @@ struct exact {
 	size_t n_log, cap_log;
 	/* limits */
 	uint64_t nodes, node_limit, nodes_total, budget;
-	double deadline;
+	double deadline, sub_deadline; /* safety stop; this decision's share */
 	bool timed_out;
 };
 
@@ -197,10 +200,15 @@ static int search(struct exact *x, size_t depth, const uint32_t *parent,
 		return ABORTED;
 	x->nodes++;
 	x->nodes_total++;
-	if (x->deadline > 0 && (x->nodes_total & 255) == 0 &&
-	    ab_now_seconds() > x->deadline) {
-		x->timed_out = true;
-		return TIMED_OUT;
+	if (x->sub_deadline > 0 && (x->nodes_total & 63) == 0) {
+		double now = ab_now_seconds();
+
+		if (x->deadline > 0 && now > x->deadline) {
+			x->timed_out = true;
+			return TIMED_OUT;
+		}
+		if (now > x->sub_deadline)
+			return ABORTED;
 	}
 	/* The parent's order minus the placed buffer, re-sorted by insertion:
 	 * floors only rose, so few entries move. */
@@ -286,6 +294,9 @@ static int decide(struct exact *x, uint64_t cap, uint64_t budget)
 						: budget - (x->nodes_total - start));
 			if (r != ABORTED || x->nodes_total >= x->budget)
 				return r;
+			if (x->sub_deadline > 0 &&
+			    ab_now_seconds() > x->sub_deadline)
+				return ABORTED;
 		}
 	}
 }
@@ -391,6 +402,8 @@ static int setup(struct exact *x, const struct ab_problem *p,
 		if (p->buf[i].size)
 			x->buf[m++] = (uint32_t)i;
 	x->m = m;
+	if (m > MAX_SEARCHED)
+		return -E2BIG;
 	x->size = malloc((m + 1) * sizeof(*x->size));
 	x->align = malloc((m + 1) * sizeof(*x->align));
 	x->sec_lo = malloc((m + 1) * sizeof(*x->sec_lo));
@@ -607,6 +620,9 @@ static int plan_exact(const struct ab_problem *p,
 		int r;
 
 		share = share / 2 > x.m ? share / 2 : share;
+		/* half the remaining safety time too, so bisection gets a turn */
+		x.sub_deadline = x.deadline > 0
+			? (ab_now_seconds() + x.deadline) / 2 : 0;
 		r = decide(&x, c, share);
 		if (r < 0) {
 			rc = r;
