@@ -85,7 +85,8 @@ set style fill solid 1.0 border -1
 
 # Caption with the machine and revision, bottom left of every figure.
 if (!exists("meta_caption")) meta_caption = ""
-if (exists("datadir")) { _mf = datadir . "/meta.gp"; if (system("test -r '" . _mf . "' && echo y") eq "y") { load _mf } }
+# meta_name picks another sidecar's caption (meta_scaling.gp, ...).
+if (exists("datadir")) { _mf = datadir . "/" . (exists("meta_name") ? meta_name : "meta") . ".gp"; if (system("test -r '" . _mf . "' && echo y") eq "y") { load _mf } }
 caption(extra) = sprintf("%s%s%s", extra, (strlen(extra) > 0 && strlen(meta_caption) > 0) ? "  |  " : "", meta_caption)
 set_caption(extra) = sprintf("set label 999 \"%s\" at screen 0.01, screen 0.015 left font \",%d\" tc rgb \"#555555\" noenhanced", \
 	caption(extra), is_pdf ? 6 : 9)

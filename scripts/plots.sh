@@ -95,27 +95,35 @@ fi
 # The planners' legend order, from plots/style.gp.
 known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
 
-# Caption: machine and revision from the .meta sidecar.
-meta=$dir/results.meta
-if [ -f "$meta" ]; then
-	caption=$(awk -F= -v origin="$origin" '
-		{ sub(/\r$/, ""); k = $1; sub(/^[^=]*=/, ""); m[k] = $0 }
-		END {
-			rev = (m["git_revision"] != "") ? substr(m["git_revision"], 1, 10) : "unknown"
-			if (m["git_dirty"] == "yes" || m["git_dirty"] == "1" || m["git_dirty"] == "true") rev = rev "+dirty"
-			s = origin ", rev " rev
-			if (m["cpu_model"] != "") s = s ", " m["cpu_model"]
-			if (m["cores"] != "") s = s " (" m["cores"] " cores)"
-			if (m["compiler"] != "") s = s ", " m["compiler"]
-			if (m["date_utc"] != "") s = s ", " m["date_utc"]
-			gsub(/["\\]/, "'\''", s)
-			print s
-		}' "$meta")
-else
-	say "no $meta: figures carry no machine/revision caption"
-	caption="$origin, machine and revision unknown (no results.meta)"
-fi
-printf 'meta_caption = "%s"\n' "$caption" > "$data/meta.gp"
+# Captions: machine and revision from a .meta sidecar.
+# caption_of META ORIGIN -> one line on stdout.
+caption_of() {
+	if [ -f "$1" ]; then
+		awk -F= -v origin="$2" '
+			{ sub(/\r$/, ""); k = $1; sub(/^[^=]*=/, ""); m[k] = $0 }
+			END {
+				rev = (m["git_revision"] != "") ? substr(m["git_revision"], 1, 10) : "unknown"
+				if (m["git_dirty"] == "yes" || m["git_dirty"] == "1" || m["git_dirty"] == "true") rev = rev "+dirty"
+				s = origin ", rev " rev
+				if (m["cpu_model"] != "") s = s ", " m["cpu_model"]
+				if (m["cores"] != "") s = s " (" m["cores"] " cores)"
+				if (m["compiler"] != "") s = s ", " m["compiler"]
+				if (m["date_utc"] != "") s = s ", " m["date_utc"]
+				gsub(/["\\]/, "'\''", s)
+				print s
+			}' "$1"
+	else
+		say "no $1: figures from it carry no machine/revision caption"
+		echo "$2, machine and revision unknown (no ${1##*/})"
+	fi
+}
+printf 'meta_caption = "%s"\n' "$(caption_of "$dir/results.meta" "$origin")" > "$data/meta.gp"
+for side in scaling sweep hyperfine; do
+	[ -f "$dir/$side.csv" ] || continue
+	m=$dir/$side.meta
+	[ -f "$m" ] || m=$dir/results.meta
+	printf 'meta_caption = "%s"\n' "$(caption_of "$m" "$origin, ${side}.csv")" > "$data/meta_$side.gp"
+done
 
 awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
@@ -144,7 +152,7 @@ draw cdf
 # 4. scaling (optional).
 if [ -f "$dir/scaling.csv" ]; then
 	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$dir/scaling.csv"
-	draw scaling
+	draw scaling "meta_name='meta_scaling'"
 else
 	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
 	skipped="$skipped scaling"
@@ -167,18 +175,20 @@ fi
 if [ -f "$dir/sweep.csv" ]; then
 	sweep_src="sweep.csv"
 	sweep_file=$dir/sweep.csv
+	sweep_meta="meta_name='meta_sweep';"
 else
 	say "no $dir/sweep.csv (make sweep): the alignment figure uses the aligns in results.csv"
 	sweep_src="results.csv only (no sweep.csv)"
 	sweep_file=$dir/results.csv
+	sweep_meta=""
 fi
 awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$sweep_file"
-draw sweep "sweep_src='$sweep_src'"
+draw sweep "$sweep_meta sweep_src='$sweep_src'"
 
 # 7. whole-command times (optional).
 if [ -f "$dir/hyperfine.csv" ]; then
 	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/plotdata.awk "$data/hyperfine.in"
-	draw hyperfine
+	draw hyperfine "meta_name='meta_hyperfine'"
 else
 	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"
 	skipped="$skipped hyperfine"
