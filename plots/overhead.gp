@@ -8,7 +8,8 @@
 load datadir . "/results.gp"
 fig_h = n_graphs <= 18 ? 1.0 : (n_graphs + 8) / 26.0
 _pdf = out[strlen(out) - 3:] eq ".pdf"
-if (fig_h > (_pdf ? 2.4 : 3.4)) fig_h = _pdf ? 2.4 : 3.4
+# PDF: at most a full page of the paper (6.3 in x 9.3 in).
+if (fig_h > (_pdf ? 2.5 : 3.4)) fig_h = _pdf ? 2.5 : 3.4
 fig_w = 1.0
 load ARG0[1:strstrt(ARG0, "overhead.gp") - 1] . "style.gp"
 
@@ -24,7 +25,7 @@ eval set_caption("")
 set xrange [0.5 : np + 0.5]
 set yrange [n_graphs + 0.5 : 0.5]
 set xtics 1 rotate by 30 right scale 0 noenhanced
-ytfont = is_pdf ? (n_graphs <= 70 ? ",6.5" : ",4.5") : ",9"
+ytfont = is_pdf ? (n_graphs <= 70 ? ",6.5" : ",5") : ",9"
 cellfont = is_pdf ? ",6" : ",8"
 set ytics 1 scale 0 noenhanced font ytfont
 set for [i = 1 : np] xtics add (word(planners, i) i)
