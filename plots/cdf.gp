@@ -4,6 +4,8 @@
 # Input: $datadir/cdf_<planner>.csv (ratio,frac) and results.gp.
 
 load datadir . "/results.gp"
+# The legend goes below the plot, two columns: taller with many planners.
+fig_h = 1.0 + 0.045 * (words(planners) > 4 ? words(planners) - 4 : 0)
 load ARG0[1:strstrt(ARG0, "cdf.gp") - 1] . "style.gp"
 
 np = words(planners)
@@ -21,6 +23,9 @@ do for [j = 1 : np] { if (st_max(j) + 0 > xmax) { xmax = st_max(j) + 0 } }
 
 set title sprintf("Distribution over the corpus of peak / lower bound, align %d", align_ratio) noenhanced
 eval set_caption("")
+# The legend takes the bottom edge: the caption goes to the top edge.
+set label 999 at screen 0.01, screen 0.985 left
+set tmargin 4
 set logscale x 2
 set xrange [1 : xmax * 1.15]
 set yrange [0 : 1.02]
@@ -29,8 +34,8 @@ set ylabel "fraction of graphs with at most this ratio"
 set format x "%g"
 set xtics (1, 1.1, 1.25, 1.5, 2, 3, 4, 6, 8, 16, 32, 64, 128, 256, 512, 1024)
 set mxtics default
-set key bottom right Left reverse font f_key noenhanced box opaque samplen 2 width 1
-set bmargin 5
+set key below Left reverse font f_key noenhanced samplen 2 width 2 maxcols 2
+set bmargin 5 + (words(planners) + 1) / 2
 set grid xtics ytics
 
 plot for [j = 1 : np] f(word(planners, j)) using "ratio":"frac" with steps \
