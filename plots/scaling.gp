@@ -8,6 +8,8 @@
 # scaling.gp (scripts/plotdata.awk, mode=scaling).
 
 load datadir . "/scaling.gp"
+# The legend goes below the plot, two columns: taller with many planners.
+fig_h = 1.0 + 0.045 * (words(scaling_planners) > 4 ? words(scaling_planners) - 4 : 0)
 load ARG0[1:strstrt(ARG0, "scaling.gp") - 1] . "style.gp"
 
 np = words(scaling_planners)
@@ -30,9 +32,12 @@ set ylabel "planning time (median)"
 set format x "10^{%T}"
 set ytics ("1 ns" 1, "10 ns" 10, "100 ns" 100, "1 µs" 1e3, "10 µs" 1e4, "100 µs" 1e5, \
 	"1 ms" 1e6, "10 ms" 1e7, "100 ms" 1e8, "1 s" 1e9, "10 s" 1e10, "100 s" 1e11, "1000 s" 1e12)
-set key top left Left reverse font f_key noenhanced box opaque samplen 3
+set key below Left reverse font f_key noenhanced samplen 3 width 2 maxcols 2
 set grid xtics ytics mxtics mytics
-set bmargin 5
+set bmargin 5 + (words(scaling_planners) + 2) / 2
+# The legend takes the bottom edge: the caption goes to the top edge.
+set label 999 at screen 0.01, screen 0.985 left
+set tmargin 4
 set samples 100
 
 plot for [j = 1 : np] f(word(scaling_planners, j)) \
