@@ -19,6 +19,9 @@ function tex(s,    out, pre) {
 	gsub(/>=/, "$\\ge$", s)
 	gsub(/</, "\\textless{}", s)
 	gsub(/>/, "\\textgreater{}", s)
+	# Long paths and identifiers may break after / and _.
+	gsub(/\//, "/\\allowbreak{}", s)
+	gsub(/\\_/, "\\_\\allowbreak{}", s)
 	# `code` -> \texttt{code}
 	out = ""
 	while (match(s, /`[^`]*`/)) {
