@@ -51,6 +51,8 @@ set grid xtics ytics front lc rgb "#e0e0e0"
 set format y "%g"
 if (xmax <= 40) { set xtics 1 } else { set xtics autofreq }
 set bmargin 5
+# Buffer ids on an opaque patch, so that the live-bytes curve cannot hide them.
+set style textbox opaque noborder margins 0.5, 0.5
 
 # 12 light fills; a buffer's fill comes from its id (or arena).
 fills = "0xa6cee3 0xb2df8a 0xfb9a99 0xfdbf6f 0xcab2d6 0xffff99 0x8dd3c7 0xbebada 0xfb8072 0x80b1d3 0xfdb462 0xb3de69"
@@ -71,4 +73,4 @@ plot plan using ((column("lower") + column("upper")) / 2.0):((column("offset") +
 	title (lbound >= 0 ? sprintf("lower bound %s", human(lbound)) : ""), \
      peak / u with lines lw 1.5 dt 4 lc rgb edge title sprintf("peak %s", human(peak)), \
      plan using ((column("lower") + column("upper")) / 2.0):((column("offset") + column("size") / 2.0) / u) \
-	:(labels_on && column("size") > ymax * 0.03 ? strcol("id") : "") with labels font f_small notitle
+	:(labels_on && column("size") > ymax * 0.03 ? strcol("id") : "") with labels boxed font f_small notitle
