@@ -31,7 +31,10 @@ sel(i, j) = column("panel") == i && column("pidx") == j
 cut(y) = column("clipped") > 0 && y > column("clipped") ? column("clipped") : y
 u = 1.0
 
-set multiplot title sprintf("Where the bytes go, align %d: lower bound, fragmentation (planner colour), padding", align_bytes) noenhanced
+# Title top left, legend top right (a centred multiplot title would collide).
+set label 998 sprintf("Where the bytes go, align %d: lower bound, fragmentation (planner colour), padding", align_bytes) \
+	at screen 0.01, screen 0.975 left noenhanced font (is_pdf ? ",10" : ",13")
+set multiplot
 eval set_caption("")
 set style fill solid 1.0 border lc rgb "#333333"
 set xrange [0.4 : np + 0.6]
