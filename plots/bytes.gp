@@ -48,12 +48,13 @@ set tmargin 3.5
 set bmargin 6.5
 
 bw = 0.36   # half bar width
+top_frac = n_panels > 3 ? 0.95 : 0.90   # panels below the title and legend
 do for [i = 1 : n_panels] {
 	g = word(panel_graphs, i)
 	top = word(panel_ytop, i) + 0
 	u = unit_bytes(top)
-	set origin (1.0 / ncols) * ((i - 1) % ncols), (1.0 / nrows) * (nrows - 1 - (i - 1) / ncols) * 0.97
-	set size 1.0 / ncols, 0.97 / nrows
+	set origin (1.0 / ncols) * ((i - 1) % ncols), (1.0 / nrows) * (nrows - 1 - (i - 1) / ncols) * top_frac
+	set size 1.0 / ncols, top_frac / nrows
 	set title g noenhanced offset 0, -0.5
 	set ylabel unit_name(top)
 	set yrange [0 : top / u]
@@ -79,7 +80,7 @@ do for [i = 1 : n_panels] {
 		with boxxyerror fc rgb c_neg fs pattern 5 border lc rgb c_neg notitle, \
 	     f using (column("panel") == i ? column("pidx") : NaN):(cut(column("peak")) / u):(bw):(0) \
 		with xerrorbars pt -1 lc rgb "#000000" lw 1.5 notitle, \
-	     f using (column("panel") == i && column("clipped") > 0 ? column("pidx") : NaN):(column("clipped") / u) \
-		:("↑ " . human(column("peak"))) with labels offset 0, -0.8 font f_small tc rgb "#ffffff" notitle
+	     f using (column("panel") == i && column("clipped") > 0 ? column("pidx") + bw : NaN):(column("clipped") / u) \
+		:("↑ " . human(column("peak"))) with labels left offset 0.3, -0.6 font f_small tc rgb "#000000" notitle
 }
 unset multiplot

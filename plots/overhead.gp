@@ -37,7 +37,7 @@ set palette defined (0 "#f7fbff", 0.15 "#fff3b0", 0.45 "#fd8d3c", 0.75 "#d7301f"
 set colorbox user origin graph 1.16, graph 0.0 size graph 0.025, graph 1.0
 set lmargin graph_name_len * (is_pdf ? 0.8 : 0.95) + 2
 set rmargin 24
-set bmargin 7
+set bmargin 8
 set tmargin 3
 unset key
 
