@@ -93,12 +93,20 @@ if [ -f "$lay" ]; then
 			n = split(l, p, " ")
 			if (n == 0) exit
 			q = g; gsub(/_/, "\\_", q)
-			print "\\begin{figure}[p]\n\\centering"
-			for (i = 1; i <= n; i++)
+			# Six panels (three rows) per page-sized figure.
+			for (i = 1; i <= n; i++) {
+				if (i % 6 == 1) print "\\begin{figure}[p]\n\\centering"
 				printf "\\includegraphics[width=0.49\\textwidth]{layout_%s.pdf}%s\n", p[i], (i % 2 ? "\\hfill" : "\\\\[1ex]")
-			printf "\\caption{Plan layouts of \\texttt{%s} at align %s, one per planner: a rectangle per buffer " \
-				"(steps across, addresses up), the live bytes (black), the lower bound (red, dashed) and the " \
-				"planner'"'"'s peak (dash-dotted).}\n\\label{fig:layout}\n\\end{figure}\n", q, a
+				if (i % 6 == 0 || i == n) {
+					if (i <= 6)
+						printf "\\caption{Plan layouts of \\texttt{%s} at align %s, one per planner: a rectangle per buffer " \
+							"(steps across, addresses up), the live bytes (black), the lower bound (red, dashed) and the " \
+							"planner'"'"'s peak (dash-dotted).}\\label{fig:layout}\n", q, a
+					else
+						printf "\\caption{Plan layouts of \\texttt{%s} (continued).}\n", q
+					print "\\end{figure}"
+				}
+			}
 		}' "$lay" > "$gen.tmp/fig-layout.tex"
 else
 	say "no plan layouts in ${PLOTS_OUT:-plots/out} (they need build/arenabench)"
