@@ -292,10 +292,12 @@ static int parse_list(struct parser *ps, const char *op, const char *what,
 		}
 		idx = ab_strmap_get(&ps->names, name);
 		if (idx < 0) {
+			int rc = PFAIL(ps, -EINVAL,
+				       "op '%s': %s tensor '%s' is not declared (declare tensors before the ops that use them)",
+				       op, what, name);
+
 			free(copy);
-			return PFAIL(ps, -EINVAL,
-				     "op '%s': %s tensor '%s' is not declared (declare tensors before the ops that use them)",
-				     op, what, name);
+			return rc;
 		}
 		(*out)[i++] = (int)idx;
 	}
