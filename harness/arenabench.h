@@ -263,7 +263,7 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
 
 /* Above these, the execution check samples. */
 #define AB_EXEC_FULL_MAX_BUFFERS 100000
-#define AB_EXEC_FULL_MAX_BYTES (1ull << 30)
+#define AB_EXEC_FULL_MAX_BYTES (128ull << 20)
 #define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
 
 /*
@@ -285,6 +285,22 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const enum ab_exec_mode *force,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res);
+
+/* The same, reusing the caller's arena memory (*mem of *cap bytes, grown
+ * as needed, freed by the caller) to save page faults across many checks.
+ * Safe because a check only ever reads bytes it wrote in the same run. */
+struct ab_exec_memory {
+	uint8_t *mem;
+	size_t cap;
+};
+enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
+				      const struct ab_problem *p,
+				      const struct ab_plan *plan,
+				      enum ab_lifetime_rule rule,
+				      const enum ab_exec_mode *force,
+				      enum ab_exec_mode *mode,
+				      struct ab_check_result *res,
+				      struct ab_exec_memory *memory);
 
 /* ---------------------------------------------------------------- planners */
 

@@ -46,14 +46,6 @@ struct exec {
 	bool sampled;
 };
 
-/* Word w of a buffer: the last word may be partial. */
-static void word_span(uint64_t size, uint64_t w, size_t *len)
-{
-	uint64_t left = size - w * 8;
-
-	*len = left < 8 ? (size_t)left : 8;
-}
-
 /* Full: every word.  Sampled: word 0, every 512th, and the last. */
 static uint64_t next_word(bool sampled, uint64_t w, uint64_t words)
 {
@@ -65,36 +57,50 @@ static uint64_t next_word(bool sampled, uint64_t w, uint64_t words)
 	return next < words - 1 ? next : words - 1;
 }
 
+/* Word w of a stream: cheap, and different seeds give different words. */
+static inline uint64_t stream_word(uint64_t seed, uint64_t w)
+{
+	uint64_t v = (seed ^ w) * 0x9e3779b97f4a7c15ull;
+
+	return v ^ (v >> 29);
+}
+
 static void write_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = (size + 7) / 8;
+	uint64_t size = ex->p->buf[i].size, words = size / 8;
 	uint8_t *base = ex->arena + ex->plan->offset[i];
 
 	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
-		uint64_t v;
-		size_t len;
+		uint64_t v = stream_word(seed, w);
 
-		v = mix(seed ^ (w * 0x2545f4914f6cdd1dull));
-		word_span(size, w, &len);
-		memcpy(base + w * 8, &v, len);
+		memcpy(base + w * 8, &v, 8);
+	}
+	if (size % 8) {
+		uint64_t v = stream_word(seed, words);
+
+		memcpy(base + words * 8, &v, size % 8);
 	}
 }
 
 static bool verify_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = (size + 7) / 8;
+	uint64_t size = ex->p->buf[i].size, words = size / 8;
 	const uint8_t *base = ex->arena + ex->plan->offset[i];
+	uint64_t bad = 0;
 
 	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
 		uint64_t v;
-		size_t len;
 
-		v = mix(seed ^ (w * 0x2545f4914f6cdd1dull));
-		word_span(size, w, &len);
-		if (memcmp(base + w * 8, &v, len) != 0)
+		memcpy(&v, base + w * 8, 8);
+		bad |= v ^ stream_word(seed, w);
+	}
+	if (size % 8) {
+		uint64_t v = stream_word(seed, words);
+
+		if (memcmp(base + words * 8, &v, size % 8) != 0)
 			return false;
 	}
-	return true;
+	return bad == 0;
 }
 
 static bool addr_overlap(const struct exec *ex, size_t a, size_t b)
@@ -316,6 +322,23 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res)
 {
+	struct ab_exec_memory memory = { 0 };
+	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, rule, force,
+						  mode, res, &memory);
+
+	free(memory.mem);
+	return v;
+}
+
+enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
+				      const struct ab_problem *p,
+				      const struct ab_plan *plan,
+				      enum ab_lifetime_rule rule,
+				      const enum ab_exec_mode *force,
+				      enum ab_exec_mode *mode,
+				      struct ab_check_result *res,
+				      struct ab_exec_memory *memory)
+{
 	struct ab_check_result dummy;
 	struct exec ex = { .p = p, .plan = plan };
 	enum ab_exec_mode m;
@@ -340,11 +363,17 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 	if (m == AB_EXEC_SKIPPED || p->n == 0)
 		return AB_PLAN_VALID;
 	ex.sampled = m == AB_EXEC_SAMPLED;
-	ex.arena = calloc(plan->peak + 8, 1);
-	if (!ex.arena) {
-		res->verdict = AB_PLAN_CHECK_FAILED;
-		return AB_PLAN_CHECK_FAILED;
+	if (memory->cap < plan->peak + 8) {
+		free(memory->mem);
+		memory->cap = 0;
+		memory->mem = malloc(plan->peak + 8);
+		if (!memory->mem) {
+			res->verdict = AB_PLAN_CHECK_FAILED;
+			return AB_PLAN_CHECK_FAILED;
+		}
+		memory->cap = plan->peak + 8;
 	}
+	ex.arena = memory->mem;
 	if (g) {
 		struct graph_exec ge = { .ex = ex, .g = g };
 
@@ -368,6 +397,5 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 	} else {
 		v = run_problem(&ex, res);
 	}
-	free(ex.arena);
 	return v;
 }
