@@ -71,13 +71,95 @@ static char *describe(const struct ab_input *in,
 	}
 }
 
+void ab_exec_cache_free(struct ab_exec_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->entry[i].offset);
+		free(c->entry[i].arena);
+	}
+	free(c->entry);
+	free(c->memory.mem);
+	memset(c, 0, sizeof(*c));
+}
+
+#define EXEC_CACHE_MAX_BUFFERS 100000
+
+static uint64_t plan_hash(const struct ab_plan *plan)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < plan->n; i++)
+		h = (h ^ (plan->offset[i] + ((uint64_t)plan->arena[i] << 56))) *
+		    1099511628211ull;
+	return h ^ plan->peak;
+}
+
+static struct ab_exec_cached *cache_find(struct ab_exec_cache *c,
+					 const struct ab_plan *plan,
+					 uint64_t h)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ab_exec_cached *e = &c->entry[i];
+
+		if (e->hash == h &&
+		    !memcmp(e->offset, plan->offset, plan->n * sizeof(*e->offset)) &&
+		    !memcmp(e->arena, plan->arena, plan->n * sizeof(*e->arena)))
+			return e;
+	}
+	return NULL;
+}
+
+static void cache_add(struct ab_exec_cache *c, const struct ab_plan *plan,
+		      uint64_t h, enum ab_verdict v, enum ab_exec_mode m,
+		      const struct ab_check_result *res)
+{
+	struct ab_exec_cached *e;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		void *p = realloc(c->entry, cap * sizeof(*c->entry));
+
+		if (!p)
+			return; /* no cache entry: only slower */
+		c->entry = p;
+		c->cap = cap;
+	}
+	e = &c->entry[c->n];
+	e->offset = malloc((plan->n + 1) * sizeof(*e->offset));
+	e->arena = malloc((plan->n + 1) * sizeof(*e->arena));
+	if (!e->offset || !e->arena) {
+		free(e->offset);
+		free(e->arena);
+		return;
+	}
+	memcpy(e->offset, plan->offset, plan->n * sizeof(*e->offset));
+	memcpy(e->arena, plan->arena, plan->n * sizeof(*e->arena));
+	e->hash = h;
+	e->verdict = v;
+	e->mode = m;
+	e->res = *res;
+	c->n++;
+}
+
 int ab_plan_and_check(const struct ab_input *in,
 		      const struct ab_planner *pl,
 		      const struct ab_plan_options *o,
 		      enum ab_lifetime_rule rule, struct ab_plan *plan,
 		      struct ab_row *row)
 {
+	return ab_plan_and_check_cached(in, pl, o, rule, plan, row, NULL);
+}
+
+int ab_plan_and_check_cached(const struct ab_input *in,
+			     const struct ab_planner *pl,
+			     const struct ab_plan_options *o,
+			     enum ab_lifetime_rule rule, struct ab_plan *plan,
+			     struct ab_row *row, struct ab_exec_cache *cache)
+{
 	struct ab_check_result res;
+	struct ab_exec_cached *hit = NULL;
+	enum ab_verdict v;
+	uint64_t h = 0;
 	int rc;
 
 	ab_plan_reset(plan);
@@ -98,14 +180,32 @@ int ab_plan_and_check(const struct ab_input *in,
 					: row->lower_bound_bytes;
 	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
 							    : plan->optimal;
+	/* The geometric check always runs: it depends on the alignment. */
 	if (ab_validate_plan(&in->problem, plan, o->align, &res) !=
 	    AB_PLAN_VALID) {
 		row->error = describe(in, &res, "geometric");
 		return 0;
 	}
-	if (ab_execute_plan(in->has_graph ? &in->graph : NULL, &in->problem,
-			    plan, rule, NULL,
-			    &row->exec_mode, &res) != AB_PLAN_VALID) {
+	if (cache && plan->n <= EXEC_CACHE_MAX_BUFFERS) {
+		h = plan_hash(plan);
+		hit = cache_find(cache, plan, h);
+	}
+	if (hit) {
+		v = hit->verdict;
+		row->exec_mode = hit->mode;
+		res = hit->res;
+	} else if (cache) {
+		v = ab_execute_plan_reuse(in->has_graph ? &in->graph : NULL,
+					  &in->problem, plan, rule, NULL,
+					  &row->exec_mode, &res, &cache->memory);
+		if (plan->n <= EXEC_CACHE_MAX_BUFFERS && v != AB_PLAN_CHECK_FAILED)
+			cache_add(cache, plan, h, v, row->exec_mode, &res);
+	} else {
+		v = ab_execute_plan(in->has_graph ? &in->graph : NULL,
+				    &in->problem, plan, rule, NULL,
+				    &row->exec_mode, &res);
+	}
+	if (v != AB_PLAN_VALID) {
 		row->error = describe(in, &res, "execution");
 		return 0;
 	}
@@ -185,6 +285,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 	uint64_t sum = ab_sum_bytes(p), lb = ab_lower_bound(p, NULL);
 	size_t max_live = ab_max_live_buffers(p);
 	struct ab_plan plan, timing_plan;
+	struct ab_exec_cache cache = { 0 };
 	struct timed_ctx *ctx = NULL;
 	ab_timed_fn *fns = NULL;
 	void **ctxs = NULL;
@@ -231,9 +332,9 @@ static int bench_input(const struct ab_bench_config *cfg,
 
 				r1.error = NULL;
 				o1.align = 1;
-				ab_plan_and_check(in, pl, &o1,
-						  cfg->load.problem.lifetimes,
-						  &plan, &r1);
+				ab_plan_and_check_cached(in, pl, &o1,
+							 cfg->load.problem.lifetimes,
+							 &plan, &r1, &cache);
 				if (!r1.valid) {
 					row->error = r1.error;
 					rows->invalid++;
@@ -245,8 +346,9 @@ static int bench_input(const struct ab_bench_config *cfg,
 				peak1 = r1.peak_bytes;
 				have_peak1 = true;
 			}
-			ab_plan_and_check(in, pl, &o, cfg->load.problem.lifetimes,
-					  &plan, row);
+			ab_plan_and_check_cached(in, pl, &o,
+						 cfg->load.problem.lifetimes,
+						 &plan, row, &cache);
 			if (o.align == 1 && !have_peak1) {
 				peak1 = row->peak_bytes;
 				have_peak1 = true;
@@ -299,6 +401,7 @@ out:
 	free(fns);
 	free(ctxs);
 	free(names);
+	ab_exec_cache_free(&cache);
 	ab_plan_free(&plan);
 	ab_plan_free(&timing_plan);
 	return rc;

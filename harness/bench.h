@@ -58,13 +58,35 @@ int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
 		 struct ab_error *err);
 void ab_rows_free(struct ab_rows *rows);
 
+/* Execution-check verdicts of plans already run on one input: a plan
+ * with the same offsets and arenas (compared in full, not by hash) gets
+ * the same verdict without running the schedule again. */
+struct ab_exec_cache {
+	size_t n, cap;
+	struct ab_exec_cached {
+		uint64_t hash;
+		uint64_t *offset;
+		uint16_t *arena;
+		enum ab_verdict verdict;
+		enum ab_exec_mode mode;
+		struct ab_check_result res;
+	} *entry;
+	struct ab_exec_memory memory; /* reused by every check of the input */
+};
+void ab_exec_cache_free(struct ab_exec_cache *c);
+
 /* Plans, then runs both checks; fills the outcome fields of row except
- * timing.  `plan` must have room for p->n buffers. */
+ * timing.  `plan` must have room for p->n buffers.  cache may be NULL. */
 int ab_plan_and_check(const struct ab_input *in,
 		      const struct ab_planner *pl,
 		      const struct ab_plan_options *o,
 		      enum ab_lifetime_rule rule, struct ab_plan *plan,
 		      struct ab_row *row);
+int ab_plan_and_check_cached(const struct ab_input *in,
+			     const struct ab_planner *pl,
+			     const struct ab_plan_options *o,
+			     enum ab_lifetime_rule rule, struct ab_plan *plan,
+			     struct ab_row *row, struct ab_exec_cache *cache);
 
 /* The canonical options string for a row. */
 char *ab_options_string(const struct ab_load_options *l,
