@@ -13,6 +13,10 @@
 #include <time.h>
 
 #include "bench.h"
+#include "explain.h"
+#include "plan_files.h"
+#include "scale.h"
+#include "suite.h"
 #include "textio.h"
 #include "timing.h"
 
@@ -29,6 +33,10 @@ static void usage(FILE *f)
 	      "                            check every plan, time it, write a CSV\n"
 	      "  plan FILE --planner P     plan one input and print a summary\n"
 	      "  stats FILE...             CSV of corpus statistics (no planning)\n"
+	      "  explain MODEL             where a model's memory goes, every fast planner against\n"
+	      "                            the lower bound (--runtime tflite|tflm, --json, --plot F.svg)\n"
+	      "  suite DIR...              planners over minimalloc CSV problems vs capacity [--out F]\n"
+	      "  scale FILE --planner P    one scaling measurement as a CSV row (scripts/scaling.sh)\n"
 	      "\n"
 	      "INPUT is a .graph, .csv (minimalloc) or .tflite file, or a directory of them.\n"
 	      "\n"
@@ -72,7 +80,7 @@ struct args {
 	char **pos;
 	size_t n_pos;
 	const char *runtime;
-	bool align_given, lifetimes_given, round_given;
+	bool align_given, lifetimes_given, round_given, out_given;
 };
 
 static int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
@@ -238,6 +246,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		} else if (!strcmp(o, "--out")) {
 			NEED_VALUE();
 			a->out = v;
+			a->out_given = true;
 		} else if (!strcmp(o, "--emit-plan")) {
 			NEED_VALUE();
 			a->emit_plan = v;
@@ -530,40 +539,6 @@ out:
 	return code;
 }
 
-static int write_live(const char *path, const struct ab_problem *p,
-		      struct ab_error *err)
-{
-	struct ab_live_profile lp;
-	struct ab_atomic_file f;
-	uint64_t lb = ab_lower_bound(p, NULL);
-	int rc = ab_live_profile(p, &lp);
-
-	if (rc)
-		return ab_fail(err, rc, "%s: out of memory", path);
-	rc = ab_atomic_open(&f, path, err);
-	if (!rc) {
-		fputs("step,live_bytes,lower_bound_bytes\n", f.f);
-		for (size_t k = 0; k < lp.n; k++)
-			fprintf(f.f, "%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n",
-				lp.time[k], lp.bytes[k], lb);
-		rc = ab_atomic_commit(&f, err);
-	}
-	ab_live_profile_free(&lp);
-	return rc;
-}
-
-static int write_plan(const char *path, const struct ab_problem *p,
-		      const struct ab_plan *plan, struct ab_error *err)
-{
-	struct ab_atomic_file f;
-	int rc = ab_atomic_open(&f, path, err);
-
-	if (rc)
-		return rc;
-	ab_plan_write_csv(f.f, p, plan);
-	return ab_atomic_commit(&f, err);
-}
-
 static int cmd_plan(struct args *a)
 {
 	struct ab_error err = { { 0 } };
@@ -619,13 +594,13 @@ static int cmd_plan(struct args *a)
 	code = row.valid ? 0 : EXIT_INVALID;
 	if (!row.valid)
 		fprintf(stderr, "arenabench: INVALID PLAN: %s\n", row.error ? row.error : "?");
-	if (a->emit_plan && row.valid && write_plan(a->emit_plan, &in.problem, &plan, &err)) {
+	if (a->emit_plan && row.valid && ab_write_plan_file(a->emit_plan, &in.problem, &plan, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
 	if (a->emit_plan && !row.valid)
 		fprintf(stderr, "arenabench: the invalid plan was not written to %s\n", a->emit_plan);
-	if (a->emit_live && write_live(a->emit_live, &in.problem, &err)) {
+	if (a->emit_live && ab_write_live_file(a->emit_live, &in.problem, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
@@ -672,6 +647,51 @@ static int cmd_stats(struct args *a)
 	return code;
 }
 
+static int cmd_explain(struct args *a)
+{
+	struct ab_explain_args e = { 0 };
+
+	if (!a->runtime)
+		a->runtime = "tflite"; /* explain's default conventions */
+	apply_runtime(a);
+	if (a->n_pos != 1 || a->n_aligns != 1) {
+		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv) and at most one --align value\n");
+		return EXIT_USAGE;
+	}
+	e.path = a->pos[0];
+	e.runtime = a->runtime;
+	e.load = a->load;
+	e.plan = a->plan;
+	e.plan.align = a->aligns[0];
+	e.align_given = a->align_given;
+	e.lifetimes_given = a->lifetimes_given;
+	e.round_given = a->round_given;
+	e.planners = a->planners;
+	e.cost = a->cost;
+	e.json = a->json;
+	e.plot = a->plot;
+	return ab_cmd_explain(&e);
+}
+
+static int cmd_suite(struct args *a)
+{
+	struct ab_suite_args s = { 0 };
+
+	if (a->align_given && a->n_aligns != 1) {
+		fprintf(stderr, "arenabench: suite: --align takes one value\n");
+		return EXIT_USAGE;
+	}
+	s.paths = (const char *const *)a->pos;
+	s.n_paths = a->n_pos;
+	s.planners = a->planners;
+	s.cost = a->cost;
+	s.plan = a->plan;
+	s.plan.align = a->align_given ? a->aligns[0] : 1;
+	s.out = a->out_given ? a->out : NULL;
+	s.quiet = a->quiet;
+	return ab_cmd_suite(&s);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -688,6 +708,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "scale"))
+		return ab_scale_main(argc, argv);
 	if (!strcmp(cmd, "bench") &&
 	    ab_timing_init(&argc, argv, 0.01, 3, err, sizeof(err))) {
 		fprintf(stderr, "arenabench: %s\n", err);
@@ -703,8 +725,12 @@ int main(int argc, char **argv)
 		code = cmd_plan(&a);
 	else if (!strcmp(cmd, "stats"))
 		code = cmd_stats(&a);
+	else if (!strcmp(cmd, "explain"))
+		code = cmd_explain(&a);
+	else if (!strcmp(cmd, "suite"))
+		code = cmd_suite(&a);
 	else {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats or explain)\n", cmd);
+		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain or suite)\n", cmd);
 		code = EXIT_USAGE;
 	}
 	free(a.pos);
