@@ -195,13 +195,14 @@ static int sort_hits(struct ab_placer *pl)
 		pl->scratch = s;
 		pl->cap_scratch = 2 * k;
 	}
-	/* Two stable passes: by end, then by offset. */
-	for (int pass = 0; pass < 2; pass++) {
+	/* One radix pass by offset; equal offsets (rare: zero-size buffers)
+	 * are then ordered by end with an insertion pass. */
+	{
 		struct ab_key_index *s = pl->scratch;
 		struct ab_hit *tmp = (struct ab_hit *)(s + k);
 
 		for (size_t i = 0; i < k; i++) {
-			s[i].key = pass ? h[i].offset : h[i].end;
+			s[i].key = h[i].offset;
 			s[i].index = (uint32_t)i;
 		}
 		if (ab_sort_key_index(s, k))
@@ -211,6 +212,17 @@ static int sort_hits(struct ab_placer *pl)
 		for (size_t i = 0; i < k; i++)
 			tmp[i] = h[s[i].index];
 		memcpy(h, tmp, k * sizeof(*h));
+	}
+	for (size_t i = 1; i < k; i++) {
+		struct ab_hit x = h[i];
+		size_t j = i;
+
+		while (j > 0 && h[j - 1].offset == x.offset &&
+		       h[j - 1].end > x.end) {
+			h[j] = h[j - 1];
+			j--;
+		}
+		h[j] = x;
 	}
 	return 0;
 }

@@ -9,7 +9,10 @@
  * overlap [a, b] are the placed ones with first <= b (a prefix of that
  * order) and last >= a (found by pruning subtrees whose max last < a).
  * A query reports its k hits in O((k + 1) log n) and sorts them by offset
- * in O(k log k) (radix above 64 hits); placing is O(log n).
+ * (insertion sort up to 64 hits, else one radix pass on the offset); placing
+ * is O(log n).  First fit in any order is thus O(n log n + sum (k + 1)
+ * log n); with k ~ sqrt(n) live buffers that is n^1.5 (docs/scaling.md has
+ * the measurements and the faster index that was tried and dropped).
  */
 #ifndef AB_PLACEMENT_H
 #define AB_PLACEMENT_H
