@@ -1,0 +1,116 @@
+/* Helpers shared by the test files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+
+void tu_graph(const char *text, struct ab_graph *g)
+{
+	struct ab_error err = { { 0 } };
+	int rc = ab_graph_parse(text, strlen(text), "test.graph", g, &err);
+
+	if (rc)
+		cr_assert_fail("graph does not parse: %s", err.msg);
+}
+
+void tu_problem(const char *text, enum ab_lifetime_rule rule,
+		struct ab_graph *g, struct ab_problem *p)
+{
+	struct ab_problem_options o = { .lifetimes = rule,
+					.include_scratch = true };
+	struct ab_error err = { { 0 } };
+
+	tu_graph(text, g);
+	if (ab_problem_from_graph(g, &o, p, &err))
+		cr_assert_fail("no problem from graph: %s", err.msg);
+}
+
+void tu_plan(const char *planner, const struct ab_problem *p, uint32_t align,
+	     struct ab_plan *plan)
+{
+	const struct ab_planner *pl = ab_planner_find(planner);
+	struct ab_plan_options o = { .align = align, .seed = 1 };
+
+	if (!pl)
+		cr_assert_fail("planner %s is not registered", planner);
+	if (ab_plan_alloc(plan, p->n))
+		cr_assert_fail("out of memory");
+	if (pl->plan(p, &o, plan))
+		cr_assert_fail("planner %s failed", planner);
+}
+
+size_t tu_buf(const struct ab_graph *g, const struct ab_problem *p,
+	      const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->tensor[i] >= 0 &&
+		    strcmp(g->tensors[p->tensor[i]].name, name) == 0)
+			return i;
+	cr_assert_fail("no buffer for tensor %s", name);
+	return 0;
+}
+
+char *tu_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = 0;
+		if (len)
+			*len = (size_t)n;
+	}
+	return buf;
+}
+
+int tu_run(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	int status;
+
+	if (!p || !buf)
+		cr_assert_fail("cannot run %s", cmd);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n - 1, p);
+
+		n += got;
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+		if (got == 0)
+			break;
+	}
+	buf[n] = 0;
+	status = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool tu_dir_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}

@@ -1,0 +1,28 @@
+/* Helpers shared by the test files: build problems and plans in a line. */
+#ifndef AB_TESTUTIL_H
+#define AB_TESTUTIL_H
+
+#include "arenabench.h"
+#include "input.h"
+
+/* Repository root relative paths: tests run from the repository root. */
+#define AB_SHARED_DIR "../shared"
+
+/* Parses graph text; aborts the test with the parser's message on error. */
+void tu_graph(const char *text, struct ab_graph *g);
+/* Graph text -> problem under a lifetime rule. */
+void tu_problem(const char *text, enum ab_lifetime_rule rule,
+		struct ab_graph *g, struct ab_problem *p);
+/* Plans with a registered planner at an alignment; aborts on error. */
+void tu_plan(const char *planner, const struct ab_problem *p, uint32_t align,
+	     struct ab_plan *plan);
+/* Index of the buffer of the tensor named `name`, or aborts. */
+size_t tu_buf(const struct ab_graph *g, const struct ab_problem *p,
+	      const char *name);
+/* Reads a whole file into a malloc'd string (NULL if missing). */
+char *tu_slurp(const char *path, size_t *len);
+/* Runs a shell command, returns its exit status; output into *out. */
+int tu_run(const char *cmd, char **out);
+bool tu_dir_exists(const char *path);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * The generic test: every registered planner on every corpus input goes
+ * through both plan checks.  A new planner file or graph is covered the day
+ * it is added, with no edit here.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "testutil.h"
+
+static const char *const corpus_dirs[] = {
+	"graphs/starter", "graphs/zoo", "graphs/synthetic", "graphs/sweep",
+	AB_SHARED_DIR "/problems/minimalloc",
+	AB_SHARED_DIR "/reference/tflm_problems",
+};
+
+static void on_problem(void *user, const char *msg)
+{
+	(void)user;
+	cr_log_error("%s", msg);
+}
+
+/* Plans one input with every registered planner through the harness's own
+ * bench path (both checks on every plan) and expects every row valid. */
+static void check_file(const char *path, size_t *checked)
+{
+	static const uint32_t aligns[] = { 1, 64 };
+	const struct ab_planner *planners[64];
+	const char *inputs[1] = { path };
+	struct ab_bench_config cfg = { 0 };
+	struct ab_error err = { { 0 } };
+	struct ab_rows rows;
+	size_t n = ab_planner_count();
+
+	cr_assert_leq(n, 64);
+	for (size_t k = 0; k < n; k++)
+		planners[k] = ab_planner_at(k);
+	cfg.inputs = inputs;
+	cfg.n_inputs = 1;
+	cfg.planners = planners;
+	cfg.n_planners = n;
+	cfg.aligns = aligns;
+	cfg.n_aligns = 2;
+	cfg.load.problem.include_scratch = true;
+	cfg.plan.seed = 1;
+	cfg.problem = on_problem;
+	if (ab_bench_run(&cfg, &rows, &err)) {
+		cr_expect_fail("%s", err.msg);
+		return;
+	}
+	cr_expect_eq(rows.n, 2 * n);
+	for (size_t r = 0; r < rows.n; r++) {
+		const struct ab_row *row = &rows.row[r];
+
+		cr_expect(row->valid, "%s: %s at align %u: %s", path,
+			  row->planner->name, row->align,
+			  row->error ? row->error : "?");
+		cr_expect_geq(row->peak_bytes, row->lower_bound_bytes,
+			      "%s: %s beats the lower bound", path,
+			      row->planner->name);
+		(*checked)++;
+	}
+	ab_rows_free(&rows);
+}
+
+Test(corpus, every_planner_on_every_input_passes_both_checks,
+     .timeout = 900)
+{
+	size_t checked = 0, files = 0;
+
+	for (size_t d = 0; d < sizeof(corpus_dirs) / sizeof(corpus_dirs[0]); d++) {
+		DIR *dir = opendir(corpus_dirs[d]);
+		struct dirent *e;
+
+		if (!dir) {
+			cr_log_warn("skipping %s: not present", corpus_dirs[d]);
+			continue;
+		}
+		while ((e = readdir(dir))) {
+			char path[1024];
+			size_t n = strlen(e->d_name);
+
+			if (!((n > 6 && !strcmp(e->d_name + n - 6, ".graph")) ||
+			      (n > 4 && !strcmp(e->d_name + n - 4, ".csv"))))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", corpus_dirs[d], e->d_name);
+			check_file(path, &checked);
+			files++;
+		}
+		closedir(dir);
+	}
+	cr_expect_gt(files, 4, "the starter corpus at least");
+	cr_log_info("%zu inputs, %zu plans checked", files, checked);
+}
