@@ -31,16 +31,77 @@ BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all deps deps-test help bench sweep test clean plots paper corpus \
+.PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
 	scaling bench-cli fuzz reference FORCE
 all: $(BIN) $(GENS)
 
 help:
-	@echo "make            build $(BIN) and the corpus generators"
-	@echo "make bench      plan the default corpus with the fast planners -> results/results.csv"
-	@echo "make test       run the test suite"
-	@echo "make sweep      all alignments and the budgeted planners -> results/sweep.csv"
-	@echo "make clean      remove $(BUILD)/"
+	@echo "make              build $(BIN) and the corpus generators"
+	@echo "make bench        plan the default corpus with the fast planners -> results/results.csv"
+	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
+	@echo "make test         run the test suite"
+	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
+	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
+	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
+	@echo "make plots        every figure from results/ -> plots/out/"
+	@echo "make paper        paper/paper.pdf from the results"
+	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
+	@echo "make corpus       regenerate the committed graphs from the generators"
+	@echo "make fuzz         run the fuzz targets (FUZZ_SECONDS=600 each)"
+	@echo "make clean        remove $(BUILD)/"
+
+# --- the main jobs -------------------------------------------------------------
+# The default corpus: starter graphs, the zoo and the small/medium synthetic
+# families.  CORPUS=full adds the scale sweep generated into $(BUILD)/sweep.
+CORPUS ?= default
+CORPUS_DIRS := graphs/starter graphs/zoo graphs/synthetic
+ifeq ($(CORPUS),full)
+CORPUS_DIRS += $(BUILD)/sweep
+endif
+BENCH_FLAGS ?=
+
+# `make bench -jN` shards per input over N pinned workers and merges the
+# rows in corpus order (scripts/bench-parallel.sh); plain `make bench` runs
+# the shards one at a time.  The CSV is the same either way.
+JOBS ?= $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
+
+bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
+	@mkdir -p results
+	+@sh scripts/bench-parallel.sh $(BUILD) $(JOBS) results/results.csv $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
+
+sweep: $(BIN)
+	@mkdir -p results
+	+@sh scripts/bench-parallel.sh $(BUILD) $(JOBS) results/sweep.csv $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
+
+sweep-problems: $(GENS)
+	@BUILD=$(BUILD) sh scripts/corpus.sh sweep
+
+corpus: $(GENS) $(BIN)
+	@BUILD=$(BUILD) sh scripts/corpus.sh
+	@BUILD=$(BUILD) sh scripts/corpus-index.sh
+
+scaling: $(BIN) sweep-problems
+	@sh scripts/scaling.sh $(BUILD)
+
+bench-cli: $(BIN) sweep-problems
+	@sh scripts/deps.sh cli
+	@sh scripts/bench-cli.sh $(BUILD)
+
+plots:
+	@sh scripts/deps.sh plots
+	@sh scripts/plots.sh
+
+paper: plots
+	@sh scripts/deps.sh paper
+	@sh scripts/paper.sh
+
+reference: $(BIN)
+	@sh scripts/reference.sh $(BUILD)
+
+FUZZ_SECONDS ?= 600
+fuzz:
+	@sh scripts/deps.sh fuzz
+	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # --- dependencies (Debian packages) ----------------------------------------
 $(BUILD)/.deps-build: scripts/deps.sh
@@ -86,6 +147,7 @@ $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-tes
 
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
+	@sh scripts/test-extension.sh
 
 clean:
 	rm -rf $(BUILD)
