@@ -32,17 +32,13 @@ static int plan_first_fit_in_order(const struct ab_problem *p,
 				   struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
-	uint64_t top;
 	int rc;
 
 	if (!order)
 		return -ENOMEM;
 	rc = ab_order_first_use(p, order);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, p->n, AB_FIT_FIRST,
-				       out->offset, &top);
-	if (!rc)
-		ab_plan_finish_single(out, p);
+		rc = ab_plan_in_order(p, o, order, AB_FIT_FIRST, out);
 	free(order);
 	return rc;
 }

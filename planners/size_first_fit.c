@@ -22,18 +22,14 @@ static int plan_size_first_fit(const struct ab_problem *p,
 			       const struct ab_plan_options *o,
 			       struct ab_plan *out)
 {
-	uint32_t *order = malloc((p->n ? p->n : 1) * sizeof(*order));
-	uint64_t top;
+	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
 	int rc;
 
 	if (!order)
 		return -ENOMEM;
 	rc = ab_order_size_desc(p, order);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, p->n, AB_FIT_FIRST,
-				       out->offset, &top);
-	if (!rc)
-		ab_plan_finish_single(out, p);
+		rc = ab_plan_in_order(p, o, order, AB_FIT_FIRST, out);
 	free(order);
 	return rc;
 }

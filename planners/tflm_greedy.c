@@ -36,26 +36,15 @@ static int plan_tflm_greedy(const struct ab_problem *p,
 			    const struct ab_plan_options *o,
 			    struct ab_plan *out)
 {
-	size_t n = p->n;
-	uint32_t *order = malloc((n + 1) * sizeof(*order));
-	uint64_t *key = malloc((n + 1) * sizeof(*key));
-	uint64_t top;
-	int rc = -ENOMEM;
+	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
+	int rc;
 
-	if (!order || !key)
-		goto out;
-	for (size_t j = 0; j < n; j++) {
-		order[j] = (uint32_t)(n - 1 - j); /* filled from the tail */
-		key[j] = ~p->buf[j].size;        /* size descending */
-	}
-	rc = ab_order_stable_by(order, n, key);
-	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST,
-				       out->offset, &top);
-	if (!rc)
-		ab_plan_finish_single(out, p);
-out:
-	free(order);
+	if (!key)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		key[i] = ~p->buf[i].size; /* size descending */
+	/* TFLM fills its array from the tail: equal sizes in reverse order */
+	rc = ab_plan_by_key(p, o, key, true, AB_FIT_FIRST, out);
 	free(key);
 	return rc;
 }

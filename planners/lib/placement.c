@@ -344,3 +344,34 @@ int ab_place_in_order(const struct ab_problem *p,
 	ab_placer_free(&pl);
 	return rc;
 }
+
+int ab_plan_in_order(const struct ab_problem *p,
+		     const struct ab_plan_options *o, const uint32_t *order,
+		     enum ab_fit_rule rule, struct ab_plan *out)
+{
+	uint64_t top;
+	int rc = ab_place_in_order(p, o, order, p->n, rule, out->offset, &top);
+
+	if (!rc)
+		ab_plan_finish_single(out, p);
+	return rc;
+}
+
+int ab_plan_by_key(const struct ab_problem *p,
+		   const struct ab_plan_options *o, const uint64_t *key,
+		   bool ties_reversed, enum ab_fit_rule rule,
+		   struct ab_plan *out)
+{
+	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
+	int rc;
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t j = 0; j < p->n; j++)
+		order[j] = (uint32_t)(ties_reversed ? p->n - 1 - j : j);
+	rc = ab_order_stable_by(order, p->n, key);
+	if (!rc)
+		rc = ab_plan_in_order(p, o, order, rule, out);
+	free(order);
+	return rc;
+}

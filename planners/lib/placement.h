@@ -89,4 +89,16 @@ int ab_place_in_order(const struct ab_problem *p,
 		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,
 		      uint64_t *top);
 
+/* The whole of a one-arena planner that only chooses an order: places
+ * order[0..n) by the rule and finishes the plan (peak, arena 0). */
+int ab_plan_in_order(const struct ab_problem *p,
+		     const struct ab_plan_options *o, const uint32_t *order,
+		     enum ab_fit_rule rule, struct ab_plan *out);
+/* The same for an order by key[i] ascending; equal keys in index order, or
+ * in reverse index order when ties_reversed. */
+int ab_plan_by_key(const struct ab_problem *p,
+		   const struct ab_plan_options *o, const uint64_t *key,
+		   bool ties_reversed, enum ab_fit_rule rule,
+		   struct ab_plan *out);
+
 #endif
