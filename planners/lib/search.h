@@ -51,7 +51,6 @@ uint64_t ab_rng_below(struct ab_rng *r, uint64_t n);
 /* Monotonic seconds, for the wall-clock safety stop only. */
 double ab_now_seconds(void);
 
-#endif
 
 /* ------------------------------------------------ shared-object baselines */
 
@@ -67,3 +66,5 @@ double ab_now_seconds(void);
  */
 int ab_gpu_greedy_in_order(const struct ab_problem *p, uint64_t *offsets,
 			   uint64_t *total);
+
+#endif
