@@ -65,6 +65,20 @@ check() {
 		-f scripts/csvcheck.awk "$1" || exit 1
 }
 
+# Optional CSVs: the local run's, else the committed reference's (said),
+# else none (their figures are skipped).
+optional() {
+	if [ -f "$dir/$1.csv" ]; then
+		echo "$dir/$1.csv"
+	elif [ "$dir" != "$res/reference" ] && [ -f "$res/reference/$1.csv" ]; then
+		say "no $dir/$1.csv: using the committed reference's $res/reference/$1.csv"
+		echo "$res/reference/$1.csv"
+	fi
+}
+scaling_csv=$(optional scaling)
+sweep_csv=$(optional sweep)
+hyperfine_csv=$(optional hyperfine)
+
 RES_NEED="graph,family,buffers,sum_bytes,lower_bound_bytes,planner,align,valid,peak_bytes,peak_align1_bytes,padding_bytes,plan_ns"
 RES_UINT="buffers,sum_bytes,lower_bound_bytes,align,peak_bytes,peak_align1_bytes"
 RES_UOPT="plan_ns"	# empty under bench --no-timing
@@ -72,22 +86,22 @@ RES_SINT="padding_bytes"
 
 # Check every CSV before drawing anything.
 check "$dir/results.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
-if [ -f "$dir/scaling.csv" ]; then
+if [ -n "$scaling_csv" ]; then
 	# plan_ns is empty for a run stopped before it was timed.
-	check "$dir/scaling.csv" "planner,buffers,plan_ns,status" "buffers" "" "" "status=ok|timed_out" "plan_ns"
+	check "$scaling_csv" "planner,buffers,plan_ns,status" "buffers" "" "" "status=ok|timed_out" "plan_ns"
 fi
-if [ -f "$dir/sweep.csv" ]; then
-	check "$dir/sweep.csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
+if [ -n "$sweep_csv" ]; then
+	check "$sweep_csv" "$RES_NEED" "$RES_UINT" "$RES_SINT" "" "valid=yes|no" "$RES_UOPT"
 fi
-if [ -f "$dir/hyperfine.csv" ]; then
-	unquote "$dir/hyperfine.csv" > "$data/hyperfine.in"
+if [ -n "$hyperfine_csv" ]; then
+	unquote "$hyperfine_csv" > "$data/hyperfine.in"
 	# Messages name the original file.
 	# hyperfine's own columns, or scripts/bench-cli.sh's (mean_s, ...).
 	hf_cols="mean,stddev,min,max"
 	head -n 1 "$data/hyperfine.in" | grep -Eq '(^|,)mean_s(,|$)' && hf_cols="mean_s,stddev_s,min_s,max_s"
 	awk -F, -v need="command,$hf_cols" -v real="$hf_cols" \
 		-f scripts/csvcheck.awk "$data/hyperfine.in" 2>"$data/hyperfine.err" || {
-		sed "s|^$data/hyperfine.in|$dir/hyperfine.csv|" "$data/hyperfine.err" >&2
+		sed "s|^$data/hyperfine.in|$hyperfine_csv|" "$data/hyperfine.err" >&2
 		exit 1
 	}
 fi
@@ -119,8 +133,9 @@ caption_of() {
 }
 printf 'meta_caption = "%s"\n' "$(caption_of "$dir/results.meta" "$origin")" > "$data/meta.gp"
 for side in scaling sweep hyperfine; do
-	[ -f "$dir/$side.csv" ] || continue
-	m=$dir/$side.meta
+	eval "side_csv=\${${side}_csv:-\$dir/\$side.csv}"
+	[ -f "$side_csv" ] || continue
+	m=${side_csv%.csv}.meta
 	[ -f "$m" ] || m=$dir/results.meta
 	printf 'meta_caption = "%s"\n' "$(caption_of "$m" "$origin, ${side}.csv")" > "$data/meta_$side.gp"
 done
@@ -150,8 +165,8 @@ draw bytes
 draw cdf
 
 # 4. scaling (optional).
-if [ -f "$dir/scaling.csv" ]; then
-	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$dir/scaling.csv"
+if [ -n "$scaling_csv" ]; then
+	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$scaling_csv"
 	draw scaling "meta_name='meta_scaling'"
 else
 	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
@@ -172,9 +187,9 @@ else
 fi
 
 # 6. alignment sweep: sweep.csv, else the aligns results.csv has.
-if [ -f "$dir/sweep.csv" ]; then
+if [ -n "$sweep_csv" ]; then
 	sweep_src="sweep.csv"
-	sweep_file=$dir/sweep.csv
+	sweep_file=$sweep_csv
 	sweep_meta="meta_name='meta_sweep';"
 else
 	say "no $dir/sweep.csv (make sweep): the alignment figure uses the aligns in results.csv"
@@ -186,7 +201,7 @@ awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/plotdata.awk "
 draw sweep "$sweep_meta sweep_src='$sweep_src'"
 
 # 7. whole-command times (optional).
-if [ -f "$dir/hyperfine.csv" ]; then
+if [ -n "$hyperfine_csv" ]; then
 	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/plotdata.awk "$data/hyperfine.in"
 	draw hyperfine "meta_name='meta_hyperfine'"
 else
