@@ -1,5 +1,7 @@
 /*
- * The generic test: every registered planner on every corpus input goes
+ * The generic test: every registered planner on every corpus input (and,
+ * when ../shared is there, minimalloc's suite, the TFLM problems and every
+ * shared .tflite model) goes
  * through both plan checks.  A new planner file or graph is covered the day
  * it is added, with no edit here.
  */
@@ -16,6 +18,9 @@ static const char *const corpus_dirs[] = {
 	"graphs/starter", "graphs/zoo", "graphs/synthetic", "graphs/sweep",
 	AB_SHARED_DIR "/problems/minimalloc",
 	AB_SHARED_DIR "/reference/tflm_problems",
+	AB_SHARED_DIR "/models/tflm",
+	AB_SHARED_DIR "/models/coral_test_data",
+	AB_SHARED_DIR "/models/mediapipe",
 };
 
 static void on_problem(void *user, const char *msg)
@@ -94,6 +99,7 @@ Test(corpus, every_planner_on_every_input_passes_both_checks,
 			char path[1024];
 
 			if (((n > 6 && !strcmp(name + n - 6, ".graph")) ||
+			     (n > 7 && !strcmp(name + n - 7, ".tflite")) ||
 			     (n > 4 && !strcmp(name + n - 4, ".csv"))) &&
 			    seen++ % sample == 0) {
 				snprintf(path, sizeof(path), "%s/%s",
