@@ -31,6 +31,9 @@ struct ab_error {
 int ab_fail(struct ab_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A malloc'd formatted string, or NULL when out of memory. */
+char *ab_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ------------------------------------------------------------------- graph */
 
 enum ab_dtype {

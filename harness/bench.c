@@ -14,19 +14,6 @@
 #include "bench.h"
 #include "timing.h"
 
-static char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o)
@@ -37,7 +24,7 @@ char *ab_options_string(const struct ab_load_options *l,
 		snprintf(phases, sizeof(phases), "%d", o->phases);
 	if (o->budget > 0)
 		snprintf(budget, sizeof(budget), "%" PRIu64, o->budget);
-	return xasprintf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
+	return ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
 			 ";budget=%s;phases=%s",
 			 ab_lifetime_rule_name(l->problem.lifetimes),
 			 l->problem.round_to > 1 ? l->problem.round_to : 1,
@@ -55,19 +42,19 @@ static char *describe(const struct ab_input *in,
 	ab_input_buffer_name(in, r->b, b, sizeof(b));
 	switch (r->verdict) {
 	case AB_PLAN_OVERLAP:
-		return xasprintf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] and %s [%" PRId32 ",%" PRId32 "] are live together and overlap in address",
+		return ab_strdupf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] and %s [%" PRId32 ",%" PRId32 "] are live together and overlap in address",
 				 check, a, p->buf[r->a].first, p->buf[r->a].last,
 				 b, p->buf[r->b].first, p->buf[r->b].last);
 	case AB_PLAN_STOMP:
-		return xasprintf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
+		return ab_strdupf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
 				 check, a, b, r->step);
 	case AB_PLAN_MISALIGNED:
 	case AB_PLAN_OUTSIDE_ARENA:
 	case AB_PLAN_ABOVE_PEAK:
-		return xasprintf("%s check: buffer %s is %s", check, a,
+		return ab_strdupf("%s check: buffer %s is %s", check, a,
 				 ab_verdict_name(r->verdict));
 	default:
-		return xasprintf("%s check: %s", check, ab_verdict_name(r->verdict));
+		return ab_strdupf("%s check: %s", check, ab_verdict_name(r->verdict));
 	}
 }
 
@@ -167,7 +154,7 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 	row->valid = false;
 	row->exec_mode = AB_EXEC_SKIPPED;
 	if (rc) {
-		row->error = xasprintf("planner %s failed: %s", pl->name,
+		row->error = ab_strdupf("planner %s failed: %s", pl->name,
 				       strerror(-rc));
 		return 0;
 	}
@@ -357,7 +344,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 			if (!row->valid) {
 				rows->invalid++;
 				if (cfg->problem && row->error) {
-					char *m = xasprintf("%s: planner %s at align %u: %s",
+					char *m = ab_strdupf("%s: planner %s at align %u: %s",
 							    in->path, pl->name, o.align, row->error);
 
 					cfg->problem(cfg->user, m ? m : row->error);

@@ -1,6 +1,7 @@
 /* Error reporting: modules format a message, only main() prints it. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "arenabench.h"
 
@@ -14,4 +15,16 @@ int ab_fail(struct ab_error *err, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+char *ab_strdupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
 }

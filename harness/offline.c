@@ -91,18 +91,6 @@ out_free_order:
 	return rc;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 static char *why(const struct ab_input *in, const struct ab_plan *plan,
 		 const struct ab_check_result *r, const char *check)
@@ -113,15 +101,15 @@ static char *why(const struct ab_input *in, const struct ab_plan *plan,
 	ab_input_buffer_name(in, r->a, a, sizeof(a));
 	ab_input_buffer_name(in, r->b, b, sizeof(b));
 	if (r->verdict == AB_PLAN_OVERLAP)
-		return fmt("%s check: %s at bytes [%" PRIu64 ",%" PRIu64 ") and %s at [%" PRIu64 ",%" PRIu64 ") are live together and overlap",
+		return ab_strdupf("%s check: %s at bytes [%" PRIu64 ",%" PRIu64 ") and %s at [%" PRIu64 ",%" PRIu64 ") are live together and overlap",
 			   check, a, plan->offset[r->a],
 			   plan->offset[r->a] + p->buf[r->a].size, b,
 			   plan->offset[r->b],
 			   plan->offset[r->b] + p->buf[r->b].size);
 	if (r->verdict == AB_PLAN_STOMP)
-		return fmt("%s check: %s was overwritten by %s while live (step %" PRId32 ")",
+		return ab_strdupf("%s check: %s was overwritten by %s while live (step %" PRId32 ")",
 			   check, a, b, r->step);
-	return fmt("%s check: %s: %s", check, a, ab_verdict_name(r->verdict));
+	return ab_strdupf("%s check: %s: %s", check, a, ab_verdict_name(r->verdict));
 }
 
 int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
@@ -162,7 +150,7 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 	row->valid = false;
 	row->exec_mode = AB_EXEC_SKIPPED;
 	if (rc) {
-		row->error = fmt("offline plan failed: %s", strerror(-rc));
+		row->error = ab_strdupf("offline plan failed: %s", strerror(-rc));
 		return rc == -ENOMEM ? rc : 0;
 	}
 	row->best_bound_bytes = row->lower_bound_bytes;
