@@ -22,25 +22,13 @@
  * long-lived buffer can pin the middle of the arena (Robson's bound:
  * first fit can need O(log(max/min)) times the lower bound).
  */
-#include <errno.h>
-#include <stdlib.h>
-
 #include "placement.h"
 
 static int plan_first_fit_in_order(const struct ab_problem *p,
 				   const struct ab_plan_options *o,
 				   struct ab_plan *out)
 {
-	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
-	int rc;
-
-	if (!order)
-		return -ENOMEM;
-	rc = ab_order_first_use(p, order);
-	if (!rc)
-		rc = ab_plan_in_order(p, o, order, AB_FIT_FIRST, out);
-	free(order);
-	return rc;
+	return ab_plan_ordered_by(p, o, ab_order_first_use, AB_FIT_FIRST, out);
 }
 
 const struct ab_planner ab_planner_first_fit_in_order = {

@@ -20,21 +20,6 @@
 
 #include "search.h"
 
-static size_t count_le(const int32_t *a, size_t n, int32_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int cmp_i32(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -64,8 +49,8 @@ static int plan_greedy_conflicts(const struct ab_problem *p,
 	qsort(firsts, n, sizeof(*firsts), cmp_i32);
 	qsort(lasts, n, sizeof(*lasts), cmp_i32);
 	for (size_t i = 0; i < n; i++) {
-		size_t c = count_le(firsts, n, p->buf[i].last) -
-			   count_le(lasts, n, p->buf[i].first - 1) - 1;
+		size_t c = ab_count_le_i32(firsts, n, p->buf[i].last) -
+			   ab_count_le_i32(lasts, n, p->buf[i].first - 1) - 1;
 
 		conf[i] = ~(uint64_t)c;
 		size[i] = ~p->buf[i].size;

@@ -50,21 +50,6 @@ static int auto_phases(const struct ab_problem *p,
 	return phases < AB_MAX_ARENAS - 1 ? phases : AB_MAX_ARENAS - 1;
 }
 
-static size_t upper_index(const int32_t *a, size_t n, int32_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Chooses up to want cut times; returns how many, sorted, in cuts[]. */
 static int choose_cuts(const struct ab_problem *p, int want, int32_t *cuts,
 		       int *n_cuts)
@@ -116,7 +101,7 @@ static int choose_cuts(const struct ab_problem *p, int want, int32_t *cuts,
 		if (t <= lo_t || (j && firsts[j - 1] == t))
 			continue;
 		/* first < t  minus  last < t */
-		crossing = pre_first[j] - pre_last[upper_index(lasts, n, t - 1)];
+		crossing = pre_first[j] - pre_last[ab_count_le_i32(lasts, n, t - 1)];
 		cand[nc].key = crossing;
 		cand[nc].index = (uint32_t)t;
 		nc++;
@@ -192,7 +177,7 @@ static int plan_multi_arena_phase(const struct ab_problem *p,
 	n_arenas = n_cuts + 2; /* shared + phases */
 	/* Arena of each buffer: phase q = number of cuts <= first. */
 	for (size_t i = 0; i < n; i++) {
-		size_t q = upper_index(cuts, (size_t)n_cuts, p->buf[i].first);
+		size_t q = ab_count_le_i32(cuts, (size_t)n_cuts, p->buf[i].first);
 		bool inside = q == (size_t)n_cuts || p->buf[i].last < cuts[q];
 
 		out->arena[i] = inside ? (uint16_t)(q + 1) : 0;

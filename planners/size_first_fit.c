@@ -13,25 +13,13 @@
  * buffers placed first can strand holes that small ones cannot fill
  * (Robson-style fragmentation).
  */
-#include <errno.h>
-#include <stdlib.h>
-
 #include "placement.h"
 
 static int plan_size_first_fit(const struct ab_problem *p,
 			       const struct ab_plan_options *o,
 			       struct ab_plan *out)
 {
-	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
-	int rc;
-
-	if (!order)
-		return -ENOMEM;
-	rc = ab_order_size_desc(p, order);
-	if (!rc)
-		rc = ab_plan_in_order(p, o, order, AB_FIT_FIRST, out);
-	free(order);
-	return rc;
+	return ab_plan_ordered_by(p, o, ab_order_size_desc, AB_FIT_FIRST, out);
 }
 
 const struct ab_planner ab_planner_size_first_fit = {

@@ -235,14 +235,7 @@ int ab_placer_conflicts_range(struct ab_placer *pl, int32_t a, int32_t b,
 
 	pl->n_hits = 0;
 	/* prefix: positions with first <= b */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pl->first_at[mid] <= b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = ab_count_le_i32(pl->first_at, hi, b);
 	if (lo > 0 && pl->tree[1] >= a) {
 		size_t prefix = lo;
 
@@ -370,6 +363,23 @@ int ab_plan_by_key(const struct ab_problem *p,
 	for (size_t j = 0; j < p->n; j++)
 		order[j] = (uint32_t)(ties_reversed ? p->n - 1 - j : j);
 	rc = ab_order_stable_by(order, p->n, key);
+	if (!rc)
+		rc = ab_plan_in_order(p, o, order, rule, out);
+	free(order);
+	return rc;
+}
+
+int ab_plan_ordered_by(const struct ab_problem *p,
+		       const struct ab_plan_options *o,
+		       int (*make_order)(const struct ab_problem *, uint32_t *),
+		       enum ab_fit_rule rule, struct ab_plan *out)
+{
+	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
+	int rc;
+
+	if (!order)
+		return -ENOMEM;
+	rc = make_order(p, order);
 	if (!rc)
 		rc = ab_plan_in_order(p, o, order, rule, out);
 	free(order);

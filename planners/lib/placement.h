@@ -30,6 +30,22 @@ int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
 /* Stable sort of order[0..m) by key[order[j]] ascending (key per buffer). */
 int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
 
+/* Number of entries of the ascending array a[0..n) that are <= x. */
+static inline size_t ab_count_le_i32(const int32_t *a, size_t n, int32_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* ------------------------------------------------------------- the placer */
 
 struct ab_hit {
@@ -94,6 +110,11 @@ int ab_place_in_order(const struct ab_problem *p,
 int ab_plan_in_order(const struct ab_problem *p,
 		     const struct ab_plan_options *o, const uint32_t *order,
 		     enum ab_fit_rule rule, struct ab_plan *out);
+/* The same for an order made by one of the order functions above. */
+int ab_plan_ordered_by(const struct ab_problem *p,
+		       const struct ab_plan_options *o,
+		       int (*make_order)(const struct ab_problem *, uint32_t *),
+		       enum ab_fit_rule rule, struct ab_plan *out);
 /* The same for an order by key[i] ascending; equal keys in index order, or
  * in reverse index order when ties_reversed. */
 int ab_plan_by_key(const struct ab_problem *p,
