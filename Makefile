@@ -152,4 +152,7 @@ test: $(BIN) $(GENS) $(TESTS)
 clean:
 	rm -rf $(BUILD)
 
+# Keep the objects of generator and test helpers (they are intermediates).
+.SECONDARY:
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
