@@ -55,10 +55,17 @@ awk -v origin="$origin" -v file="$dir/results.meta" -v csv="$dir/results.csv" '
 
 awk -f scripts/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
 
+# Scaling slopes (optional): the local run's, else the committed
+# reference's (said), as the plots do.
+scaling_csv=$dir/scaling.csv
+if [ ! -f "$scaling_csv" ] && [ -f "$res/reference/scaling.csv" ]; then
+	scaling_csv=$res/reference/scaling.csv
+	say "no $dir/scaling.csv: the scaling table uses the committed reference's $scaling_csv"
+fi
 # Scaling slopes (optional).
-if [ -f "$dir/scaling.csv" ]; then
+if [ -f "$scaling_csv" ]; then
 	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers" -v uopt="plan_ns" \
-		-v enums="status=ok|timed_out" -f scripts/csvcheck.awk "$dir/scaling.csv"
+		-v enums="status=ok|timed_out" -f scripts/csvcheck.awk "$scaling_csv"
 	awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
@@ -77,9 +84,9 @@ if [ -f "$dir/scaling.csv" ]; then
 				printf "\\texttt{%s} & %d & %s & %d & %s \\\\\n", q, sn[p], s, big[p], \
 					(to[p] ? to[p] " (from " tomin[p] ")" : "0")
 			}
-		}' "$dir/scaling.csv" > "$gen.tmp/tab-scaling.tex"
+		}' "$scaling_csv" > "$gen.tmp/tab-scaling.tex"
 else
-	say "no $dir/scaling.csv: the paper has no scaling table"
+	say "no scaling.csv (local or reference): the paper has no scaling table"
 fi
 
 # Plan layouts drawn by scripts/plots.sh (scripts/layouts.sh), if any.
