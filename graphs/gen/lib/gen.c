@@ -206,15 +206,21 @@ static struct gen_tensor *new_tensor(struct gen_graph *g, const char *name,
 }
 
 int gen_tensor(struct gen_graph *g, const char *name, enum gen_kind kind,
-	       enum gen_dtype dtype, int rank, const int64_t *dims)
+	       enum gen_dtype dtype, int rank, const int64_t *dims_in)
 {
-	struct gen_tensor *t = new_tensor(g, name, kind, dtype);
+	int64_t dims[GEN_MAX_RANK];
+	struct gen_tensor *t;
 	uint64_t n = 1;
 
 	if (rank < 0 || rank > GEN_MAX_RANK) {
 		fprintf(stderr, "gen: tensor '%s': bad rank %d\n", name, rank);
 		abort();
 	}
+	/* Callers often pass another tensor's dims, which new_tensor()'s
+	 * realloc may move: copy them first. */
+	if (rank)
+		memcpy(dims, dims_in, (size_t)rank * sizeof(*dims));
+	t = new_tensor(g, name, kind, dtype);
 	t->rank = rank;
 	for (int i = 0; i < rank; i++) {
 		if (dims[i] <= 0) {
