@@ -9,7 +9,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-ext.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 git ls-files -z | xargs -0 cp --parents -t "$tmp"
 sed 's/size_first_fit/my_planner/g' planners/size_first_fit.c > "$tmp/planners/my_planner.c"
-make -s -C "$tmp" -j2 build/arenabench >/dev/null
+# A make of its own: not the calling make's BUILD, OPT or sanitizer flags.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u OPT -u CFLAGS -u LDFLAGS make -s -C "$tmp" -j2 BUILD=build build/arenabench >/dev/null
 "$tmp/build/arenabench" list | grep -q '^my_planner ' ||
 	{ echo "test-extension: my_planner is not in 'arenabench list'" >&2; exit 1; }
 "$tmp/build/arenabench" bench graphs/starter --no-timing --quiet \
