@@ -599,11 +599,40 @@ Test(malformed, offset_past_end)
 	free(m);
 }
 
+/* Finishes a model of one subgraph whose only tensor has the shape vector
+ * `sh` (already in b), no inputs or outputs, and one empty buffer; frees b. */
+static uint8_t *one_tensor_model(struct tfw *b, tfw_ref sh, size_t *len)
+{
+	tfw_ref t, tv, io, sg, sgv, buf, bufv, root;
+	uint8_t *m;
+
+	tfw_start(b);
+	tfw_add_ref(b, 0, sh);
+	t = tfw_end(b);
+	tv = tfw_vec_refs(b, &t, 1);
+	io = tfw_vec_i32(b, NULL, 0);
+	tfw_start(b);
+	tfw_add_ref(b, 0, tv);
+	tfw_add_ref(b, 1, io);
+	sg = tfw_end(b);
+	sgv = tfw_vec_refs(b, &sg, 1);
+	tfw_start(b);
+	buf = tfw_end(b);
+	bufv = tfw_vec_refs(b, &buf, 1);
+	tfw_start(b);
+	tfw_add_ref(b, 2, sgv);
+	tfw_add_ref(b, 4, bufv);
+	root = tfw_end(b);
+	m = tfw_finish(b, root, "TFL3", len);
+	tfw_free(b);
+	return m;
+}
+
 Test(malformed, vector_longer_than_file)
 {
 	struct tfw b;
 	static const int32_t shape[] = { 1, 2 };
-	tfw_ref sh, t, tv, io, sg, sgv, buf, bufv, root;
+	tfw_ref sh;
 	struct ab_graph g;
 	struct ab_error err;
 	size_t len;
@@ -614,25 +643,7 @@ Test(malformed, vector_longer_than_file)
 	 * entries. */
 	tfw_init(&b);
 	sh = tfw_vec_i32_claim(&b, shape, 2, 1u << 28);
-	tfw_start(&b);
-	tfw_add_ref(&b, 0, sh);
-	t = tfw_end(&b);
-	tv = tfw_vec_refs(&b, &t, 1);
-	io = tfw_vec_i32(&b, NULL, 0);
-	tfw_start(&b);
-	tfw_add_ref(&b, 0, tv);
-	tfw_add_ref(&b, 1, io);
-	sg = tfw_end(&b);
-	sgv = tfw_vec_refs(&b, &sg, 1);
-	tfw_start(&b);
-	buf = tfw_end(&b);
-	bufv = tfw_vec_refs(&b, &buf, 1);
-	tfw_start(&b);
-	tfw_add_ref(&b, 2, sgv);
-	tfw_add_ref(&b, 4, bufv);
-	root = tfw_end(&b);
-	m = tfw_finish(&b, root, "TFL3", &len);
-	tfw_free(&b);
+	m = one_tensor_model(&b, sh, &len);
 
 	rc = parse_bytes(m, len, NULL, &g, NULL, &err);
 	cr_expect_eq(rc, -EBADMSG);
@@ -783,31 +794,13 @@ Test(malformed, huge_dimensions)
 	{
 		static int32_t big[100];
 		struct tfw bb;
-		tfw_ref sh, tt, tv, io, sgr, sgv, buf, bufv, root;
+		tfw_ref sh;
 
 		for (int i = 0; i < 100; i++)
 			big[i] = 1;
 		tfw_init(&bb);
 		sh = tfw_vec_i32(&bb, big, 100);
-		tfw_start(&bb);
-		tfw_add_ref(&bb, 0, sh);
-		tt = tfw_end(&bb);
-		tv = tfw_vec_refs(&bb, &tt, 1);
-		io = tfw_vec_i32(&bb, NULL, 0);
-		tfw_start(&bb);
-		tfw_add_ref(&bb, 0, tv);
-		tfw_add_ref(&bb, 1, io);
-		sgr = tfw_end(&bb);
-		sgv = tfw_vec_refs(&bb, &sgr, 1);
-		tfw_start(&bb);
-		buf = tfw_end(&bb);
-		bufv = tfw_vec_refs(&bb, &buf, 1);
-		tfw_start(&bb);
-		tfw_add_ref(&bb, 2, sgv);
-		tfw_add_ref(&bb, 4, bufv);
-		root = tfw_end(&bb);
-		b = tfw_finish(&bb, root, "TFL3", &len);
-		tfw_free(&bb);
+		b = one_tensor_model(&bb, sh, &len);
 		rc = parse_bytes(b, len, NULL, &g, NULL, &err);
 		cr_expect_eq(rc, -E2BIG);
 		expect_fail(rc, &err, "rank 100 exceeds the limit of 64");
