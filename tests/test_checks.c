@@ -9,17 +9,6 @@
 
 #include "testutil.h"
 
-static const char *chain =
-	"graph chain\n"
-	"tensor in  input        bytes 4096\n"
-	"tensor A   intermediate bytes 8192\n"
-	"tensor B   intermediate bytes 8192\n"
-	"tensor C   intermediate bytes 16384\n"
-	"tensor out output       bytes 4096\n"
-	"op op0 OP in=in out=A\n"
-	"op op1 OP in=A  out=B\n"
-	"op op2 OP in=B  out=C\n"
-	"op op3 OP in=C  out=out\n";
 
 struct fixture {
 	struct ab_graph g;
@@ -32,7 +21,7 @@ struct fixture {
  * would be linear; here a tight one: C 0, A 0, B 16384, in 8192, out 16384. */
 static void setup(struct fixture *f)
 {
-	tu_problem(chain, AB_LIFETIMES_DEFAULT, &f->g, &f->p);
+	tu_problem(tu_chain_graph, AB_LIFETIMES_DEFAULT, &f->g, &f->p);
 	cr_assert_eq(ab_plan_alloc(&f->plan, f->p.n), 0);
 	f->in = tu_buf(&f->g, &f->p, "in");
 	f->A = tu_buf(&f->g, &f->p, "A");
@@ -153,7 +142,7 @@ Test(execution, catches_a_plan_made_from_a_shortened_lifetime)
 	struct ab_check_result r;
 	size_t B, C;
 
-	tu_problem(chain, AB_LIFETIMES_DEFAULT, &g, &p);
+	tu_problem(tu_chain_graph, AB_LIFETIMES_DEFAULT, &g, &p);
 	B = tu_buf(&g, &p, "B");
 	C = tu_buf(&g, &p, "C");
 	/* The bug: B is read at step 2, but the problem says it dies at 1. */

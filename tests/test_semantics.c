@@ -11,17 +11,6 @@
 #define KiB 1024u
 
 /* in 4 KiB -> A 8 KiB -> B 8 KiB -> C 16 KiB -> out 4 KiB, one op per arrow */
-static const char *chain =
-	"graph chain\n"
-	"tensor in  input        bytes 4096\n"
-	"tensor A   intermediate bytes 8192\n"
-	"tensor B   intermediate bytes 8192\n"
-	"tensor C   intermediate bytes 16384\n"
-	"tensor out output       bytes 4096\n"
-	"op op0 OP in=in out=A\n"
-	"op op1 OP in=A  out=B\n"
-	"op op2 OP in=B  out=C\n"
-	"op op3 OP in=C  out=out\n";
 
 static void expect_live(const struct ab_graph *g, const struct ab_problem *p,
 			const char *name, int32_t first, int32_t last)
@@ -40,7 +29,7 @@ Test(lifetimes, chain_default_rule)
 	struct ab_problem p;
 	int32_t at;
 
-	tu_problem(chain, AB_LIFETIMES_DEFAULT, &g, &p);
+	tu_problem(tu_chain_graph, AB_LIFETIMES_DEFAULT, &g, &p);
 	cr_assert_eq(p.n, 5);
 	expect_live(&g, &p, "in", 0, 0);
 	expect_live(&g, &p, "A", 0, 1);
@@ -61,7 +50,7 @@ Test(lifetimes, chain_tflite_rule_keeps_inputs_to_the_end)
 	struct ab_graph g;
 	struct ab_problem p;
 
-	tu_problem(chain, AB_LIFETIMES_TFLITE, &g, &p);
+	tu_problem(tu_chain_graph, AB_LIFETIMES_TFLITE, &g, &p);
 	expect_live(&g, &p, "in", 0, 3);
 	expect_live(&g, &p, "A", 0, 1);
 	/* step 2: in 4 + B 8 + C 16 = 28 KiB */
@@ -75,7 +64,7 @@ Test(lifetimes, chain_tflm_rule_shifts_ops_by_one)
 	struct ab_graph g;
 	struct ab_problem p;
 
-	tu_problem(chain, AB_LIFETIMES_TFLM, &g, &p);
+	tu_problem(tu_chain_graph, AB_LIFETIMES_TFLM, &g, &p);
 	expect_live(&g, &p, "in", 0, 1);
 	expect_live(&g, &p, "A", 1, 2);
 	expect_live(&g, &p, "B", 2, 3);
@@ -176,7 +165,7 @@ Test(planners, linear_chain)
 	/* end to end in first-use order: 0, 4, 12, 20, 36 KiB */
 	const uint64_t off[] = { 0, 4 * KiB, 12 * KiB, 20 * KiB, 36 * KiB };
 
-	expect_offsets("linear", chain, 1, chain_names, off, 5, 40 * KiB);
+	expect_offsets("linear", tu_chain_graph, 1, chain_names, off, 5, 40 * KiB);
 }
 
 Test(planners, greedy_last_use_chain)
@@ -187,7 +176,7 @@ Test(planners, greedy_last_use_chain)
 	 * slot 0 = max(4, 8, 4) = 8 KiB at 0; slot 1 = 16 KiB at 8 KiB. */
 	const uint64_t off[] = { 0, 8 * KiB, 0, 8 * KiB, 0 };
 
-	expect_offsets("greedy_last_use", chain, 1, chain_names, off, 5,
+	expect_offsets("greedy_last_use", tu_chain_graph, 1, chain_names, off, 5,
 		       24 * KiB);
 }
 
@@ -197,7 +186,7 @@ Test(planners, size_first_fit_chain)
 	 * B meets C and A: 16 KiB; in meets A: 8 KiB; out meets C: 16 KiB */
 	const uint64_t off[] = { 8 * KiB, 0, 16 * KiB, 0, 16 * KiB };
 
-	expect_offsets("size_first_fit", chain, 1, chain_names, off, 5,
+	expect_offsets("size_first_fit", tu_chain_graph, 1, chain_names, off, 5,
 		       24 * KiB);
 }
 
@@ -206,7 +195,7 @@ Test(planners, multi_arena_phase_chain_is_one_phase_below_8_ops)
 	/* 4 ops: one phase, so the phase arena is first fit over everything */
 	const uint64_t off[] = { 8 * KiB, 0, 16 * KiB, 0, 16 * KiB };
 
-	expect_offsets("multi_arena_phase", chain, 1, chain_names, off, 5,
+	expect_offsets("multi_arena_phase", tu_chain_graph, 1, chain_names, off, 5,
 		       24 * KiB);
 }
 

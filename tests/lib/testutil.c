@@ -8,6 +8,18 @@
 
 #include "testutil.h"
 
+const char *const tu_chain_graph =
+	"graph chain\n"
+	"tensor in  input        bytes 4096\n"
+	"tensor A   intermediate bytes 8192\n"
+	"tensor B   intermediate bytes 8192\n"
+	"tensor C   intermediate bytes 16384\n"
+	"tensor out output       bytes 4096\n"
+	"op op0 OP in=in out=A\n"
+	"op op1 OP in=A  out=B\n"
+	"op op2 OP in=B  out=C\n"
+	"op op3 OP in=C  out=out\n";
+
 void tu_graph(const char *text, struct ab_graph *g)
 {
 	struct ab_error err = { { 0 } };

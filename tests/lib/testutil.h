@@ -8,6 +8,10 @@
 /* Repository root relative paths: tests run from the repository root. */
 #define AB_SHARED_DIR "../shared"
 
+/* The worked chain in 4 KiB -> A 8 KiB -> B 8 KiB -> C 16 KiB -> out 4 KiB,
+ * one op per arrow (docs/semantics.md). */
+extern const char *const tu_chain_graph;
+
 /* Parses graph text; aborts the test with the parser's message on error. */
 void tu_graph(const char *text, struct ab_graph *g);
 /* Graph text -> problem under a lifetime rule. */
