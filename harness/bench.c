@@ -32,8 +32,8 @@ char *ab_options_string(const struct ab_load_options *l,
 			 budget, phases);
 }
 
-static char *describe(const struct ab_input *in,
-		      const struct ab_check_result *r, const char *check)
+char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
+			const struct ab_check_result *r, const char *check)
 {
 	char a[160], b[160];
 	const struct ab_problem *p = &in->problem;
@@ -42,17 +42,19 @@ static char *describe(const struct ab_input *in,
 	ab_input_buffer_name(in, r->b, b, sizeof(b));
 	switch (r->verdict) {
 	case AB_PLAN_OVERLAP:
-		return ab_strdupf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] and %s [%" PRId32 ",%" PRId32 "] are live together and overlap in address",
-				 check, a, p->buf[r->a].first, p->buf[r->a].last,
-				 b, p->buf[r->b].first, p->buf[r->b].last);
+		return ab_strdupf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] at bytes [%" PRIu64 ",%" PRIu64 ") and %s [%" PRId32 ",%" PRId32 "] at bytes [%" PRIu64 ",%" PRIu64 ") are live together and overlap in address",
+				  check, a, p->buf[r->a].first, p->buf[r->a].last,
+				  plan->offset[r->a], plan->offset[r->a] + p->buf[r->a].size,
+				  b, p->buf[r->b].first, p->buf[r->b].last,
+				  plan->offset[r->b], plan->offset[r->b] + p->buf[r->b].size);
 	case AB_PLAN_STOMP:
 		return ab_strdupf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
-				 check, a, b, r->step);
+				  check, a, b, r->step);
 	case AB_PLAN_MISALIGNED:
 	case AB_PLAN_OUTSIDE_ARENA:
 	case AB_PLAN_ABOVE_PEAK:
 		return ab_strdupf("%s check: buffer %s is %s", check, a,
-				 ab_verdict_name(r->verdict));
+				  ab_verdict_name(r->verdict));
 	default:
 		return ab_strdupf("%s check: %s", check, ab_verdict_name(r->verdict));
 	}
@@ -128,6 +130,61 @@ static void cache_add(struct ab_exec_cache *c, const struct ab_plan *plan,
 	c->n++;
 }
 
+/* Both checks on a plan already made; fills valid, exec_mode, error. */
+static int check_plan(const struct ab_input *in, const struct ab_plan *plan,
+		      uint32_t align, enum ab_lifetime_rule rule,
+		      const enum ab_exec_mode *force, struct ab_row *row,
+		      struct ab_exec_cache *cache)
+{
+	struct ab_check_result res;
+	struct ab_exec_cached *hit = NULL;
+	enum ab_verdict v;
+	uint64_t h = 0;
+
+	row->valid = false;
+	row->exec_mode = AB_EXEC_SKIPPED;
+	/* The geometric check always runs: it depends on the alignment. */
+	if (ab_validate_plan(&in->problem, plan, align, &res) !=
+	    AB_PLAN_VALID) {
+		row->error = ab_describe_check(in, plan, &res, "geometric");
+		return row->error ? 0 : -ENOMEM;
+	}
+	if (cache && plan->n <= EXEC_CACHE_MAX_BUFFERS) {
+		h = plan_hash(plan);
+		hit = cache_find(cache, plan, h);
+	}
+	if (hit) {
+		v = hit->verdict;
+		row->exec_mode = hit->mode;
+		res = hit->res;
+	} else if (cache) {
+		v = ab_execute_plan_reuse(in->has_graph ? &in->graph : NULL,
+					  &in->problem, plan, rule, force,
+					  &row->exec_mode, &res, &cache->memory);
+		if (plan->n <= EXEC_CACHE_MAX_BUFFERS && v != AB_PLAN_CHECK_FAILED)
+			cache_add(cache, plan, h, v, row->exec_mode, &res);
+	} else {
+		v = ab_execute_plan(in->has_graph ? &in->graph : NULL,
+				    &in->problem, plan, rule, force,
+				    &row->exec_mode, &res);
+	}
+	if (v != AB_PLAN_VALID) {
+		row->error = ab_describe_check(in, plan, &res, "execution");
+		return row->error ? 0 : -ENOMEM;
+	}
+	row->valid = true;
+	return 0;
+}
+
+int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
+		      uint32_t check_align, enum ab_lifetime_rule rule,
+		      const enum ab_exec_mode *mode, struct ab_row *row)
+{
+	row->peak_bytes = plan->peak;
+	row->arenas = plan->n_arenas;
+	return check_plan(in, plan, check_align, rule, mode, row, NULL);
+}
+
 int ab_plan_and_check(const struct ab_input *in,
 		      const struct ab_planner *pl,
 		      const struct ab_plan_options *o,
@@ -143,10 +200,6 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 			     enum ab_lifetime_rule rule, struct ab_plan *plan,
 			     struct ab_row *row, struct ab_exec_cache *cache)
 {
-	struct ab_check_result res;
-	struct ab_exec_cached *hit = NULL;
-	enum ab_verdict v;
-	uint64_t h = 0;
 	int rc;
 
 	ab_plan_reset(plan);
@@ -167,37 +220,7 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 					: row->lower_bound_bytes;
 	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
 							    : plan->optimal;
-	/* The geometric check always runs: it depends on the alignment. */
-	if (ab_validate_plan(&in->problem, plan, o->align, &res) !=
-	    AB_PLAN_VALID) {
-		row->error = describe(in, &res, "geometric");
-		return 0;
-	}
-	if (cache && plan->n <= EXEC_CACHE_MAX_BUFFERS) {
-		h = plan_hash(plan);
-		hit = cache_find(cache, plan, h);
-	}
-	if (hit) {
-		v = hit->verdict;
-		row->exec_mode = hit->mode;
-		res = hit->res;
-	} else if (cache) {
-		v = ab_execute_plan_reuse(in->has_graph ? &in->graph : NULL,
-					  &in->problem, plan, rule, NULL,
-					  &row->exec_mode, &res, &cache->memory);
-		if (plan->n <= EXEC_CACHE_MAX_BUFFERS && v != AB_PLAN_CHECK_FAILED)
-			cache_add(cache, plan, h, v, row->exec_mode, &res);
-	} else {
-		v = ab_execute_plan(in->has_graph ? &in->graph : NULL,
-				    &in->problem, plan, rule, NULL,
-				    &row->exec_mode, &res);
-	}
-	if (v != AB_PLAN_VALID) {
-		row->error = describe(in, &res, "execution");
-		return 0;
-	}
-	row->valid = true;
-	return 0;
+	return check_plan(in, plan, o->align, rule, NULL, row, cache);
 }
 
 /* ---------------------------------------------------------------- the run */

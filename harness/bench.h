@@ -88,6 +88,18 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 			     enum ab_lifetime_rule rule, struct ab_plan *plan,
 			     struct ab_row *row, struct ab_exec_cache *cache);
 
+/* The two checks of a finished plan, as ab_plan_and_check runs them (one implementation),
+ * with the execution check's mode chosen (NULL = full unless large):
+ * fills row->valid, error (why, naming the buffers), exec_mode,
+ * peak_bytes and arenas. */
+int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
+		      uint32_t check_align, enum ab_lifetime_rule rule,
+		      const enum ab_exec_mode *mode, struct ab_row *row);
+/* The reason a check failed, naming the buffers, their live ranges and
+ * bytes (malloc'd; NULL when out of memory). */
+char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
+			const struct ab_check_result *r, const char *check);
+
 /* The canonical options string for a row. */
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o);

@@ -92,51 +92,6 @@ out_free_order:
 }
 
 
-static char *why(const struct ab_input *in, const struct ab_plan *plan,
-		 const struct ab_check_result *r, const char *check)
-{
-	const struct ab_problem *p = &in->problem;
-	char a[160], b[160];
-
-	ab_input_buffer_name(in, r->a, a, sizeof(a));
-	ab_input_buffer_name(in, r->b, b, sizeof(b));
-	if (r->verdict == AB_PLAN_OVERLAP)
-		return ab_strdupf("%s check: %s at bytes [%" PRIu64 ",%" PRIu64 ") and %s at [%" PRIu64 ",%" PRIu64 ") are live together and overlap",
-			   check, a, plan->offset[r->a],
-			   plan->offset[r->a] + p->buf[r->a].size, b,
-			   plan->offset[r->b],
-			   plan->offset[r->b] + p->buf[r->b].size);
-	if (r->verdict == AB_PLAN_STOMP)
-		return ab_strdupf("%s check: %s was overwritten by %s while live (step %" PRId32 ")",
-			   check, a, b, r->step);
-	return ab_strdupf("%s check: %s: %s", check, a, ab_verdict_name(r->verdict));
-}
-
-int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
-		      uint32_t check_align, enum ab_lifetime_rule rule,
-		      const enum ab_exec_mode *mode, struct ab_row *row)
-{
-	struct ab_check_result res;
-
-	row->valid = false;
-	row->exec_mode = AB_EXEC_SKIPPED;
-	row->peak_bytes = plan->peak;
-	row->arenas = plan->n_arenas;
-	if (ab_validate_plan(&in->problem, plan, check_align, &res) !=
-	    AB_PLAN_VALID) {
-		row->error = why(in, plan, &res, "geometric");
-		return row->error ? 0 : -ENOMEM;
-	}
-	if (ab_execute_plan(in->has_graph ? &in->graph : NULL, &in->problem,
-			    plan, rule, mode, &row->exec_mode,
-			    &res) != AB_PLAN_VALID) {
-		row->error = why(in, plan, &res, "execution");
-		return row->error ? 0 : -ENOMEM;
-	}
-	row->valid = true;
-	return 0;
-}
-
 int ab_offline_plan_and_check(const struct ab_input *in,
 			      const struct ab_plan_options *o,
 			      enum ab_lifetime_rule rule,

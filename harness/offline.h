@@ -49,12 +49,5 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 			      struct ab_plan *plan, struct ab_row *row,
 			      struct ab_offline_stats *st);
 
-/* The two checks of a finished plan, as ab_plan_and_check runs them,
- * with the execution check's mode chosen (NULL = full unless large):
- * fills row->valid, error (why, naming the buffers), exec_mode,
- * peak_bytes and arenas. */
-int ab_check_plan_row(const struct ab_input *in, const struct ab_plan *plan,
-		      uint32_t check_align, enum ab_lifetime_rule rule,
-		      const enum ab_exec_mode *mode, struct ab_row *row);
 
 #endif
