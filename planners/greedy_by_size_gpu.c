@@ -32,16 +32,8 @@ static int plan_greedy_by_size_gpu(const struct ab_problem *p,
 				   const struct ab_plan_options *o,
 				   struct ab_plan *out)
 {
-	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
-	int rc;
-
-	if (!key)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n; i++)
-		key[i] = ~p->buf[i].size; /* stable: equal sizes by index */
-	rc = ab_plan_by_key(p, o, key, false, AB_FIT_BEST, out);
-	free(key);
-	return rc;
+	/* a stable sort: equal sizes in index order */
+	return ab_plan_by_size_desc(p, o, false, AB_FIT_BEST, out);
 }
 
 const struct ab_planner ab_planner_greedy_by_size_gpu = {

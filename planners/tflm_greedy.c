@@ -36,17 +36,8 @@ static int plan_tflm_greedy(const struct ab_problem *p,
 			    const struct ab_plan_options *o,
 			    struct ab_plan *out)
 {
-	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
-	int rc;
-
-	if (!key)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n; i++)
-		key[i] = ~p->buf[i].size; /* size descending */
 	/* TFLM fills its array from the tail: equal sizes in reverse order */
-	rc = ab_plan_by_key(p, o, key, true, AB_FIT_FIRST, out);
-	free(key);
-	return rc;
+	return ab_plan_by_size_desc(p, o, true, AB_FIT_FIRST, out);
 }
 
 const struct ab_planner ab_planner_tflm_greedy = {

@@ -385,3 +385,19 @@ int ab_plan_ordered_by(const struct ab_problem *p,
 	free(order);
 	return rc;
 }
+
+int ab_plan_by_size_desc(const struct ab_problem *p,
+			 const struct ab_plan_options *o, bool ties_reversed,
+			 enum ab_fit_rule rule, struct ab_plan *out)
+{
+	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
+	int rc;
+
+	if (!key)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		key[i] = ~p->buf[i].size;
+	rc = ab_plan_by_key(p, o, key, ties_reversed, rule, out);
+	free(key);
+	return rc;
+}

@@ -121,5 +121,9 @@ int ab_plan_by_key(const struct ab_problem *p,
 		   const struct ab_plan_options *o, const uint64_t *key,
 		   bool ties_reversed, enum ab_fit_rule rule,
 		   struct ab_plan *out);
+/* ab_plan_by_key with the key "size descending". */
+int ab_plan_by_size_desc(const struct ab_problem *p,
+			 const struct ab_plan_options *o, bool ties_reversed,
+			 enum ab_fit_rule rule, struct ab_plan *out);
 
 #endif
