@@ -11,13 +11,14 @@
  * Ties: first use, then index; ab_fit_first's answer does not depend on
  * the order of placed buffers at one offset.
  * Complexity: O(n log n) sort + interval-index first fit.
- * Source: the GPU delegate's GREEDY_IN_ORDER strategy visits tensors in
- * this order (memory_management/greedy_in_order_assignment.h) but assigns
- * shared objects (a pool with size-matched reuse), then lays the objects
- * end to end (memory_management.cc, ObjectsToOffsets); the offset rule here
- * is first fit.  reference/baselines.csv `gpu_greedy_in_order_peak` is the
- * delegate's figure: see tests/test_baselines.c for how this planner
- * compares.
+ * Source: the "default order" of size-order papers (e.g. Pisarchyk & Lee
+ * 2020 compare against it).  The GPU delegate's GREEDY_IN_ORDER visits
+ * tensors in this same order but does not first-fit them: it assigns
+ * shared objects and lays them end to end, which is the separate faithful
+ * baseline gpu_greedy_in_order (matching reference/baselines.csv
+ * `gpu_greedy_in_order_peak`).  No first-fit rule reproduces that figure;
+ * this planner's own figures on the reference problems are pinned in
+ * tests/test_baselines.c.
  * Weak spots: online: a buffer never knows what comes later, so a small
  * long-lived buffer can pin the middle of the arena (Robson's bound:
  * first fit can need O(log(max/min)) times the lower bound).

@@ -7,7 +7,8 @@
  *      linear             = tflm_linear_peak (NA for dp_net: not given)
  *      tflite_arena       = tflite_arena_peak
  *      greedy_by_size_gpu = gpu_greedy_by_size_peak
- *      ab_gpu_greedy_in_order (planners/lib/search.c) = gpu_greedy_in_order_peak
+ *      gpu_greedy_in_order (and its core ab_gpu_greedy_in_order in
+ *      planners/lib/search.c) = gpu_greedy_in_order_peak
  *    tflite_arena ties: equal size *and* equal first use occur in A-K,
  *    input.12, the two audio_preprocessor models and dp_net.  ArenaPlanner
  *    sorts with libstdc++'s unstable std::sort; tflite_arena reproduces
@@ -158,8 +159,11 @@ Test(reference, every_baseline_peak_exact)
 		off = malloc((p.n + 1) * sizeof(*off));
 		cr_assert_eq(ab_gpu_greedy_in_order(&p, off, &total), 0);
 		cr_expect_eq(total, rows[k].gpu_order,
-			     "gpu greedy in order on %s", rows[k].problem);
+			     "gpu greedy in order (lib) on %s", rows[k].problem);
 		free(off);
+		cr_expect_eq(peak_of("gpu_greedy_in_order", &p),
+			     rows[k].gpu_order, "gpu_greedy_in_order on %s",
+			     rows[k].problem);
 		ab_problem_free(&p);
 		checked++;
 	}
@@ -362,10 +366,10 @@ Test(hand, aligned_plans_valid)
 	struct ab_problem p = { 0 };
 	const char *names[] = { "tflm_greedy", "tflite_arena",
 				"greedy_by_size_gpu", "first_fit_in_order",
-				"xla_best_fit" };
+				"xla_best_fit", "gpu_greedy_in_order" };
 
 	hand_problem(&p);
-	for (size_t k = 0; k < 5; k++) {
+	for (size_t k = 0; k < 6; k++) {
 		struct ab_plan plan;
 
 		plan_with(names[k], &p, 16, &plan);
@@ -373,5 +377,24 @@ Test(hand, aligned_plans_valid)
 			cr_expect_eq(plan.offset[i] % 16, 0, "%s", names[k]);
 		ab_plan_free(&plan);
 	}
+	ab_problem_free(&p);
+}
+
+/* gpu_greedy_in_order at alignment 4 on the hand problem: the objects of
+ * gpu_greedy_in_order_objects (sizes 6, 3, 2, 2, in creation order; Q
+ * shares C's object) get aligned bases: 0; align_up(0+6, 4) = 8;
+ * align_up(8+3, 4) = 12; align_up(12+2, 4) = 16; peak 16 + 2 = 18. */
+Test(hand, gpu_greedy_in_order_aligned_bases)
+{
+	struct ab_problem p = { 0 };
+	struct ab_plan plan;
+	const uint64_t want[5] = { 0, 8, 12, 16, 12 };
+
+	hand_problem(&p);
+	plan_with("gpu_greedy_in_order", &p, 4, &plan);
+	for (size_t i = 0; i < 5; i++)
+		cr_expect_eq(plan.offset[i], want[i], "buffer %zu", i);
+	cr_expect_eq(plan.peak, 18);
+	ab_plan_free(&plan);
 	ab_problem_free(&p);
 }
