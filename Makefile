@@ -32,7 +32,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz reference FORCE
+	scaling bench-cli fuzz reference baselines FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -41,6 +41,7 @@ help:
 	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
 	@echo "make test         run the test suite"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
+	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
 	@echo "make plots        every figure from results/ -> plots/out/"
@@ -72,6 +73,9 @@ bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
 sweep: $(BIN)
 	@mkdir -p results
 	+@sh scripts/bench-parallel.sh $(BUILD) $(JOBS) results/sweep.csv $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
+
+baselines: $(BIN)
+	+@sh scripts/baselines.sh $(BUILD) $(JOBS)
 
 sweep-problems: $(GENS)
 	@BUILD=$(BUILD) sh scripts/corpus.sh sweep

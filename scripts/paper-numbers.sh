@@ -89,6 +89,22 @@ else
 	say "no scaling.csv (local or reference): the paper has no scaling table"
 fi
 
+# The planner table of issue 7 (optional): `make baselines`, local run
+# else the committed reference's (said).
+base_csv=$dir/baselines.csv
+if [ ! -f "$base_csv" ] && [ -f "$res/reference/baselines.csv" ]; then
+	base_csv=$res/reference/baselines.csv
+	say "no $dir/baselines.csv: the planner table uses the committed reference's $base_csv"
+fi
+if [ -f "$base_csv" ]; then
+	awk -F, -v need="graph,family,planner,cost_class,lower_bound_bytes,valid,peak_bytes,optimal,plan_ns" \
+		-v uint="lower_bound_bytes,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
+		-f scripts/csvcheck.awk "$base_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/baselines-table.awk "$base_csv"
+else
+	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
+fi
+
 # Plan layouts drawn by scripts/plots.sh (scripts/layouts.sh), if any.
 lay=${PLOTS_OUT:-plots/out}/data/layout.gp
 if [ -f "$lay" ]; then
