@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "explain.h"
+#include "export.h"
 #include "plan_files.h"
 #include "scale.h"
 #include "suite.h"
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 	      "                            the lower bound (--runtime tflite|tflm, --json, --plot F.svg)\n"
 	      "  suite DIR...              planners over minimalloc CSV problems vs capacity [--out F]\n"
 	      "  scale FILE --planner P    one scaling measurement as a CSV row (scripts/scaling.sh)\n"
+	      "  export MODEL --out OUT    a copy of a .tflite carrying a checked plan as TFLite Micro's\n"
+	      "                            OfflineMemoryAllocation metadata [--planner P (best_of)] [--align N (16)]\n"
 	      "\n"
 	      "INPUT is a .graph, .csv (minimalloc) or .tflite file, or a directory of them.\n"
 	      "\n"
@@ -692,6 +695,25 @@ static int cmd_suite(struct args *a)
 	return ab_cmd_suite(&s);
 }
 
+static int cmd_export(struct args *a)
+{
+	struct ab_export_args e = { 0 };
+
+	if (a->n_pos != 1 || !a->out_given || (a->planners && strchr(a->planners, ',')) ||
+	    (a->align_given && a->n_aligns != 1) || a->lifetimes_given ||
+	    a->round_given || a->runtime || !a->load.problem.include_scratch) {
+		fprintf(stderr, "arenabench: export: expected MODEL.tflite --out OUT.tflite [--planner P] [--align N] [--subgraph N] [--dim NAME=VALUE]; the plan always follows TFLite Micro's rules (no --lifetimes, --round, --runtime or --no-scratch)\n");
+		return EXIT_USAGE;
+	}
+	e.path = a->pos[0];
+	e.out = a->out;
+	e.planner = a->planners;
+	e.align = a->align_given ? a->aligns[0] : 0;
+	e.tflite = a->load.tflite;
+	e.plan = a->plan;
+	return ab_cmd_export(&e);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -729,8 +751,10 @@ int main(int argc, char **argv)
 		code = cmd_explain(&a);
 	else if (!strcmp(cmd, "suite"))
 		code = cmd_suite(&a);
+	else if (!strcmp(cmd, "export"))
+		code = cmd_export(&a);
 	else {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain or suite)\n", cmd);
+		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite or export)\n", cmd);
 		code = EXIT_USAGE;
 	}
 	free(a.pos);
