@@ -75,6 +75,17 @@ static int inplace_input(const struct ab_graph *g, const struct ab_op *op,
 	return -1;
 }
 
+/* The first tensor of t's buffer (union-find with path halving; a graph
+ * that checks gives plain chains, a malformed one cannot loop). */
+static int32_t root_of(int32_t *root, int32_t t)
+{
+	while (root[t] != t) {
+		root[t] = root[root[t]];
+		t = root[t];
+	}
+	return t;
+}
+
 int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err)
@@ -169,14 +180,19 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	for (size_t k = 0; opt->inplace && k < g->n_ops; k++) {
 		const struct ab_op *op = &g->ops[k];
 		int x = inplace_input(g, op, (int32_t)k + shift, first, last, size);
+		int32_t ro, rx;
 
-		if (x >= 0) {
-			root[op->outputs[0]] = root[x];
+		if (x < 0)
+			continue;
+		ro = root_of(root, op->outputs[0]);
+		rx = root_of(root, x);
+		if (ro != rx) {
+			root[ro] = rx;
 			out->n_aliased++;
 		}
 	}
 	for (size_t t = 0; t < g->n_tensors; t++)
-		if (first[t] >= 0 && root[t] == (int32_t)t)
+		if (first[t] >= 0 && root_of(root, (int32_t)t) == (int32_t)t)
 			n++;
 	rc = ab_problem_alloc(out, n);
 	if (!rc) {
@@ -195,7 +211,7 @@ int ab_problem_from_graph(const struct ab_graph *g,
 		const struct ab_tensor *tt = &g->tensors[t];
 
 		out->tensor_buffer[t] = -1;
-		if (first[t] < 0 || root[t] != (int32_t)t)
+		if (first[t] < 0 || root_of(root, (int32_t)t) != (int32_t)t)
 			continue;
 		out->buf[n].size = size[t];
 		out->buf[n].align = tt->align ? tt->align : 1;
@@ -211,9 +227,9 @@ int ab_problem_from_graph(const struct ab_graph *g,
 		struct ab_buffer *b;
 		uint32_t align = g->tensors[t].align ? g->tensors[t].align : 1;
 
-		if (first[t] < 0 || root[t] == (int32_t)t)
+		if (first[t] < 0 || root_of(root, (int32_t)t) == (int32_t)t)
 			continue;
-		out->tensor_buffer[t] = out->tensor_buffer[root[t]];
+		out->tensor_buffer[t] = out->tensor_buffer[root_of(root, (int32_t)t)];
 		b = &out->buf[out->tensor_buffer[t]];
 		if (first[t] < b->first)
 			b->first = first[t];
