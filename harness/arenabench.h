@@ -152,7 +152,14 @@ struct ab_problem {
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
 	char **label;             /* CSV id text (ids may be names), or NULL */
-	int32_t *tensor;          /* graph tensor index, or -1 */
+	int32_t *tensor;          /* graph tensor index (the root of an in-place
+				   * chain), or -1 */
+	/* Graph problems: tensor t lives in buffer tensor_buffer[t], or -1
+	 * when it is not in the arena.  Several tensors share one buffer
+	 * under --inplace.  NULL (n_tensors 0) for CSV problems. */
+	size_t n_tensors;
+	int32_t *tensor_buffer;
+	size_t n_aliased;         /* tensors placed in another's buffer */
 	int32_t steps;            /* steps are 0 .. steps-1 */
 	size_t n_phase_starts;    /* phase marker steps from the graph */
 	int32_t *phase_starts;
@@ -164,9 +171,15 @@ struct ab_problem_options {
 	enum ab_lifetime_rule lifetimes;
 	uint32_t round_to; /* round sizes up to a multiple (TFLM: 16); 0 = no */
 	bool include_scratch;
+	/* In-place reuse: the first output of an AB_OP_ELEMENTWISE op shares
+	 * the buffer of its first input that is an intermediate last read by
+	 * that op with the same (rounded) size, when the output is itself an
+	 * intermediate (docs/semantics.md, "In-place reuse"). */
+	bool inplace;
 };
 
-/* graph -> problem.  Buffer i of the problem is in tensor-index order. */
+/* graph -> problem.  Buffer i of the problem is in tensor-index order (of
+ * its root tensor under inplace). */
 int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err);
@@ -247,6 +260,9 @@ struct ab_check_result {
 	enum ab_verdict verdict;
 	size_t a, b;         /* buffer indices involved */
 	int32_t step;        /* execution check: step of detection, or -1 */
+	/* Execution check with a graph: the victim and culprit tensors (under
+	 * --inplace a buffer holds several), or -1. */
+	int32_t tensor_a, tensor_b;
 };
 
 const char *ab_verdict_name(enum ab_verdict v);
@@ -277,7 +293,10 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
  * then inputs, outputs and scratch verified again; graph outputs (and, under
  * the tflite rule, graph inputs) are verified at the end.  A stomp is thus
  * seen at the victim's next read at the latest, and is attributed to the
- * write that hit it.  Without a graph (a CSV problem) every distinct time
+ * write that hit it.  Tensors share buffers as p->tensor_buffer says; an
+ * input that shares a buffer with an output of the same AB_OP_ELEMENTWISE
+ * op is overwritten in place, so it is not verified after that op's
+ * writes (a later read of it fails).  Without a graph (a CSV problem) every distinct time
  * is a step: buffers are written at their first time and verified then and
  * at their last.  `force` selects a mode; NULL = full unless large.
  */

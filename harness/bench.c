@@ -48,6 +48,13 @@ char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
 				  b, p->buf[r->b].first, p->buf[r->b].last,
 				  plan->offset[r->b], plan->offset[r->b] + p->buf[r->b].size);
 	case AB_PLAN_STOMP:
+		/* Under --inplace a buffer holds several tensors: name them. */
+		if (in->has_graph && r->tensor_a >= 0 && r->tensor_b >= 0 &&
+		    (size_t)r->tensor_a < in->graph.n_tensors &&
+		    (size_t)r->tensor_b < in->graph.n_tensors) {
+			snprintf(a, sizeof(a), "'%s'", in->graph.tensors[r->tensor_a].name);
+			snprintf(b, sizeof(b), "'%s'", in->graph.tensors[r->tensor_b].name);
+		}
 		return ab_strdupf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
 				  check, a, b, r->step);
 	case AB_PLAN_MISALIGNED:

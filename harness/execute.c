@@ -131,9 +131,17 @@ struct graph_exec {
 	int32_t *written;  /* tensor -> step written (-1: graph-provided) */
 };
 
-/* The latest write at or before `step` that overlaps the victim. */
-static size_t find_culprit_graph(struct graph_exec *ge, size_t victim_t,
-				 int32_t step)
+/* Do buffers a and b share a byte?  (The same buffer shares them all.) */
+static bool buffers_meet(const struct exec *ex, size_t a, size_t b)
+{
+	return a == b ? ex->p->buf[a].size != 0 : addr_overlap(ex, a, b);
+}
+
+/* The tensor of the latest write at or before `step` that overlaps the
+ * victim's bytes (another tensor of the same buffer, under in-place reuse,
+ * counts), or -1. */
+static int32_t find_culprit_graph(struct graph_exec *ge, size_t victim_t,
+				  int32_t step)
 {
 	size_t victim = (size_t)ge->buf_of[victim_t];
 	int32_t from = ge->written[victim_t] < 0 ? 0 : ge->written[victim_t];
@@ -149,18 +157,52 @@ static size_t find_culprit_graph(struct graph_exec *ge, size_t victim_t,
 
 				if (t >= 0 && (size_t)t != victim_t &&
 				    ge->buf_of[t] >= 0 &&
-				    addr_overlap(&ge->ex, victim,
+				    buffers_meet(&ge->ex, victim,
 						 (size_t)ge->buf_of[t]))
-					return (size_t)ge->buf_of[t];
+					return t;
 			}
 	}
-	return victim;
+	return -1;
+}
+
+/* Tensor t failed its check at `step`, where the writes of ops up to
+ * `written_by` have happened: report it and the write that hit it (buffer
+ * and tensor indices; the victim itself if none is found). */
+static enum ab_verdict stomp_tensor(struct graph_exec *ge,
+				    struct ab_check_result *res, int t,
+				    int32_t step, int32_t written_by)
+{
+	int32_t culprit = find_culprit_graph(ge, (size_t)t, written_by);
+
+	stomp(res, (size_t)ge->buf_of[t],
+	      culprit >= 0 ? (size_t)ge->buf_of[culprit]
+			   : (size_t)ge->buf_of[t],
+	      step);
+	res->tensor_a = t;
+	res->tensor_b = culprit >= 0 ? culprit : t;
+	return AB_PLAN_STOMP;
 }
 
 static bool check_tensor(struct graph_exec *ge, int t)
 {
 	return t < 0 || ge->buf_of[t] < 0 ||
 	       verify_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+}
+
+/* In-place semantics: an elementwise op that writes an output into an
+ * input's own buffer really overwrites that input; the input is dead from
+ * then on, so it is not verified again after the op's writes.  Any later
+ * read of it still is, and fails. */
+static bool overwritten_in_place(const struct graph_exec *ge,
+				 const struct ab_op *op, int t)
+{
+	if (!(op->flags & AB_OP_ELEMENTWISE) || t < 0 || ge->buf_of[t] < 0)
+		return false;
+	for (int j = 0; j < op->n_outputs; j++)
+		if (op->outputs[j] >= 0 && op->outputs[j] != t &&
+		    ge->buf_of[op->outputs[j]] == ge->buf_of[t])
+			return true;
+	return false;
 }
 
 static enum ab_verdict run_graph(struct graph_exec *ge,
@@ -185,10 +227,11 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 			for (int j = 0; j < op->n_inputs; j++) {
 				int t = op->inputs[j];
 
+				if (pass && overwritten_in_place(ge, op, t))
+					continue;
 				if (!check_tensor(ge, t))
-					return stomp(res, (size_t)ge->buf_of[t],
-						     find_culprit_graph(ge, (size_t)t, (int32_t)k),
-						     (int32_t)k);
+					return stomp_tensor(ge, res, t, (int32_t)k,
+							    (int32_t)k - !pass);
 			}
 			if (pass)
 				break;
@@ -219,9 +262,8 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 
 			for (int j = 0; j < n; j++)
 				if (!check_tensor(ge, idx[j]))
-					return stomp(res, (size_t)ge->buf_of[idx[j]],
-						     find_culprit_graph(ge, (size_t)idx[j], (int32_t)k),
-						     (int32_t)k);
+					return stomp_tensor(ge, res, idx[j], (int32_t)k,
+							    (int32_t)k);
 		}
 	}
 	for (size_t t = 0; t < g->n_tensors; t++) {
@@ -231,8 +273,7 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 		if ((kind == AB_KIND_OUTPUT ||
 		     (kind == AB_KIND_INPUT && rule == AB_LIFETIMES_TFLITE)) &&
 		    !check_tensor(ge, (int)t))
-			return stomp(res, (size_t)ge->buf_of[t],
-				     find_culprit_graph(ge, t, last), last);
+			return stomp_tensor(ge, res, (int)t, last, last);
 	}
 	return AB_PLAN_VALID;
 }
@@ -314,6 +355,26 @@ out:
 	return v;
 }
 
+/* tensor -> buffer: the problem's map (shared buffers under in-place
+ * reuse), or, for a problem built by hand without one, each buffer's own
+ * tensor.  Out-of-range entries are ignored (not in the arena). */
+static void map_tensors(const struct ab_graph *g, const struct ab_problem *p,
+			int32_t *buf_of)
+{
+	for (size_t t = 0; t < g->n_tensors; t++)
+		buf_of[t] = -1;
+	if (p->tensor_buffer && p->n_tensors == g->n_tensors) {
+		for (size_t t = 0; t < g->n_tensors; t++)
+			if (p->tensor_buffer[t] >= 0 &&
+			    (size_t)p->tensor_buffer[t] < p->n)
+				buf_of[t] = p->tensor_buffer[t];
+		return;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->tensor[i] >= 0 && (size_t)p->tensor[i] < g->n_tensors)
+			buf_of[p->tensor[i]] = (int32_t)i;
+}
+
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
 				const struct ab_plan *plan,
@@ -348,6 +409,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		res = &dummy;
 	memset(res, 0, sizeof(*res));
 	res->step = -1;
+	res->tensor_a = res->tensor_b = -1;
 	if (force) {
 		m = *force;
 	} else {
@@ -383,12 +445,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		if (!ge.buf_of || !ge.seed || !ge.written) {
 			v = res->verdict = AB_PLAN_CHECK_FAILED;
 		} else {
-			for (size_t t = 0; t < g->n_tensors; t++)
-				ge.buf_of[t] = -1;
-			for (size_t i = 0; i < p->n; i++)
-				if (p->tensor[i] >= 0 &&
-				    (size_t)p->tensor[i] < g->n_tensors)
-					ge.buf_of[p->tensor[i]] = (int32_t)i;
+			map_tensors(g, p, ge.buf_of);
 			v = run_graph(&ge, rule, res);
 		}
 		free(ge.buf_of);

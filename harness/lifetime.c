@@ -10,6 +10,8 @@
  *   tflite: as default, but graph inputs stay live to the end of the run.
  *   tflm:   step 0 is before the first operator, op k runs at step k + 1;
  *           variables live outside the arena (not planned).
+ * Under inplace, an elementwise op's output may take over an input's
+ * buffer, which then lives on the union of both ranges (inplace_input).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +38,54 @@ int ab_lifetime_rule_from_name(const char *s)
 	return -1;
 }
 
+/* True when tensor t is an intermediate that gets a buffer. */
+static bool planned_intermediate(const struct ab_graph *g, const int32_t *first,
+				 int t)
+{
+	return t >= 0 && g->tensors[t].kind == AB_KIND_INTERMEDIATE &&
+	       first[t] >= 0;
+}
+
+/*
+ * In-place reuse: op k (at `step`) may write its first output into one of
+ * its inputs' storage.  The input qualifies when it is an intermediate (not
+ * a graph input, output, var or const), this op is its last reader and it
+ * has the output's rounded size; the output must be an intermediate too
+ * (not a graph output).  The first qualifying input in input order wins.
+ * Returns that input's tensor index, or -1.
+ */
+static int inplace_input(const struct ab_graph *g, const struct ab_op *op,
+			 int32_t step, const int32_t *first,
+			 const int32_t *last, const uint64_t *size)
+{
+	int o;
+
+	if (!(op->flags & AB_OP_ELEMENTWISE) || op->n_outputs < 1)
+		return -1;
+	o = op->outputs[0];
+	if (!planned_intermediate(g, first, o))
+		return -1;
+	for (int j = 0; j < op->n_inputs; j++) {
+		int x = op->inputs[j];
+
+		if (x != o && planned_intermediate(g, first, x) &&
+		    last[x] == step && size[x] == size[o])
+			return x;
+	}
+	return -1;
+}
+
+/* The first tensor of t's buffer (union-find with path halving; a graph
+ * that checks gives plain chains, a malformed one cannot loop). */
+static int32_t root_of(int32_t *root, int32_t t)
+{
+	while (root[t] != t) {
+		root[t] = root[root[t]];
+		t = root[t];
+	}
+	return t;
+}
+
 int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err)
@@ -43,7 +93,8 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	const bool tflm = opt->lifetimes == AB_LIFETIMES_TFLM;
 	const int32_t shift = tflm ? 1 : 0; /* step of op k is k + shift */
 	const int32_t last_step = (int32_t)g->n_ops - 1 + shift;
-	int32_t *first = NULL, *last = NULL;
+	int32_t *first = NULL, *last = NULL, *root = NULL;
+	uint64_t *size = NULL;
 	size_t n = 0, phases = 0;
 	int rc = 0;
 
@@ -51,9 +102,14 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	if (g->n_ops == 0 || g->n_ops > INT32_MAX / 2)
 		return ab_fail(err, -EINVAL, "graph '%s': expected 1 to %d operators, got %zu",
 			       g->name, INT32_MAX / 2, g->n_ops);
+	if (g->n_tensors > INT32_MAX)
+		return ab_fail(err, -EINVAL, "graph '%s': expected at most %d tensors, got %zu",
+			       g->name, INT32_MAX, g->n_tensors);
 	first = malloc((g->n_tensors + 1) * sizeof(*first));
 	last = malloc((g->n_tensors + 1) * sizeof(*last));
-	if (!first || !last) {
+	root = malloc((g->n_tensors + 1) * sizeof(*root));
+	size = malloc((g->n_tensors + 1) * sizeof(*size));
+	if (!first || !last || !root || !size) {
 		rc = ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
 		goto out;
 	}
@@ -75,6 +131,8 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct ab_tensor *tt = &g->tensors[t];
 
+		root[t] = (int32_t)t;
+		size[t] = tt->bytes;
 		switch (tt->kind) {
 		case AB_KIND_CONST:
 			out->weights_bytes += tt->bytes;
@@ -106,36 +164,79 @@ int ab_problem_from_graph(const struct ab_graph *g,
 		}
 		if (tt->dtype == AB_DTYPE_STRING || tt->bytes == 0)
 			first[t] = -1; /* nothing to place */
-		if (first[t] >= 0)
-			n++;
-	}
-	rc = ab_problem_alloc(out, n);
-	if (rc) {
-		rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
-		goto out;
-	}
-	n = 0;
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct ab_tensor *tt = &g->tensors[t];
-		uint64_t size = tt->bytes;
-
-		if (first[t] < 0)
-			continue;
-		if (opt->round_to > 1) {
-			if (size > UINT64_MAX - opt->round_to) {
+		if (first[t] >= 0 && opt->round_to > 1) {
+			if (size[t] > UINT64_MAX - opt->round_to) {
 				rc = ab_fail(err, -EOVERFLOW, "graph '%s': tensor '%s': size overflows when rounded",
 					     g->name, tt->name);
 				goto out;
 			}
-			size = ab_align_up(size, opt->round_to);
+			size[t] = ab_align_up(size[t], opt->round_to);
 		}
-		out->buf[n].size = size;
+	}
+	/* In place, in schedule order so that chains collapse: the input is
+	 * always the newest tensor of its chain (an older one was last read
+	 * where the chain grew), and the buffer lives on the union of the
+	 * members' ranges, which is one interval. */
+	for (size_t k = 0; opt->inplace && k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+		int x = inplace_input(g, op, (int32_t)k + shift, first, last, size);
+		int32_t ro, rx;
+
+		if (x < 0)
+			continue;
+		ro = root_of(root, op->outputs[0]);
+		rx = root_of(root, x);
+		if (ro != rx) {
+			root[ro] = rx;
+			out->n_aliased++;
+		}
+	}
+	for (size_t t = 0; t < g->n_tensors; t++)
+		if (first[t] >= 0 && root_of(root, (int32_t)t) == (int32_t)t)
+			n++;
+	rc = ab_problem_alloc(out, n);
+	if (!rc) {
+		out->tensor_buffer = malloc((g->n_tensors + 1) *
+					    sizeof(*out->tensor_buffer));
+		if (!out->tensor_buffer)
+			rc = -ENOMEM;
+	}
+	if (rc) {
+		rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+		goto out;
+	}
+	out->n_tensors = g->n_tensors;
+	n = 0;
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct ab_tensor *tt = &g->tensors[t];
+
+		out->tensor_buffer[t] = -1;
+		if (first[t] < 0 || root_of(root, (int32_t)t) != (int32_t)t)
+			continue;
+		out->buf[n].size = size[t];
 		out->buf[n].align = tt->align ? tt->align : 1;
 		out->buf[n].first = first[t];
 		out->buf[n].last = last[t];
 		out->id[n] = (int64_t)t;
 		out->tensor[n] = (int32_t)t;
+		out->tensor_buffer[t] = (int32_t)n;
 		n++;
+	}
+	/* Aliased tensors join their root's buffer (roots are numbered). */
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		struct ab_buffer *b;
+		uint32_t align = g->tensors[t].align ? g->tensors[t].align : 1;
+
+		if (first[t] < 0 || root_of(root, (int32_t)t) == (int32_t)t)
+			continue;
+		out->tensor_buffer[t] = out->tensor_buffer[root_of(root, (int32_t)t)];
+		b = &out->buf[out->tensor_buffer[t]];
+		if (first[t] < b->first)
+			b->first = first[t];
+		if (last[t] > b->last)
+			b->last = last[t];
+		if (align > b->align)
+			b->align = align;
 	}
 	out->steps = last_step + 1;
 	out->name = strdup(g->name ? g->name : "graph");
@@ -155,6 +256,8 @@ int ab_problem_from_graph(const struct ab_graph *g,
 out:
 	free(first);
 	free(last);
+	free(root);
+	free(size);
 	if (rc)
 		ab_problem_free(out);
 	return rc;

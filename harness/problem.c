@@ -36,6 +36,7 @@ void ab_problem_free(struct ab_problem *p)
 	free(p->buf);
 	free(p->id);
 	free(p->tensor);
+	free(p->tensor_buffer);
 	free(p->phase_starts);
 	memset(p, 0, sizeof(*p));
 }
