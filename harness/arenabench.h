@@ -170,7 +170,7 @@ struct ab_problem {
 struct ab_problem_options {
 	enum ab_lifetime_rule lifetimes;
 	uint32_t round_to; /* round sizes up to a multiple (TFLM: 16); 0 = no */
-	bool include_scratch;
+	bool exclude_scratch; /* --no-scratch: scratch tensors not planned */
 	/* In-place reuse: the first output of an AB_OP_ELEMENTWISE op shares
 	 * the buffer of its first input that is an intermediate last read by
 	 * that op with the same (rounded) size, when the output is itself an

@@ -28,7 +28,7 @@ char *ab_options_string(const struct ab_load_options *l,
 			 ";budget=%s;phases=%s",
 			 ab_lifetime_rule_name(l->problem.lifetimes),
 			 l->problem.round_to > 1 ? l->problem.round_to : 1,
-			 l->problem.include_scratch ? "yes" : "no", o->seed,
+			 l->problem.exclude_scratch ? "no" : "yes", o->seed,
 			 budget, phases);
 }
 

@@ -600,7 +600,6 @@ static int load_bytes(const uint8_t *bytes, size_t len, const char *path,
 	const struct ab_problem_options popt = {
 		.lifetimes = AB_LIFETIMES_TFLM,
 		.round_to = AB_TFLM_ALIGN,
-		.include_scratch = true,
 	};
 	int rc;
 

@@ -159,6 +159,9 @@ int ab_problem_from_graph(const struct ab_graph *g,
 				last[t] = first[t]; /* never read: [p, p] */
 			break;
 		case AB_KIND_SCRATCH:
+			if (opt->exclude_scratch)
+				first[t] = -1; /* --no-scratch: not planned */
+			break;
 		default:
 			break;
 		}

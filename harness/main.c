@@ -131,7 +131,6 @@ static int parse_aligns(const char *s, struct args *a)
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	a->load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
-	a->load.problem.include_scratch = true;
 	a->plan.seed = 1;
 	a->aligns[0] = 1;
 	a->aligns[1] = 16;
@@ -188,7 +187,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->load.problem.round_to = (uint32_t)x;
 			a->round_given = true;
 		} else if (!strcmp(o, "--no-scratch")) {
-			a->load.problem.include_scratch = false;
+			a->load.problem.exclude_scratch = true;
 		} else if (!strcmp(o, "--subgraph")) {
 			NEED_VALUE();
 			if (parse_u64_arg(o, v, &x) || x > INT32_MAX)
@@ -701,7 +700,7 @@ static int cmd_export(struct args *a)
 
 	if (a->n_pos != 1 || !a->out_given || (a->planners && strchr(a->planners, ',')) ||
 	    (a->align_given && a->n_aligns != 1) || a->lifetimes_given ||
-	    a->round_given || a->runtime || !a->load.problem.include_scratch) {
+	    a->round_given || a->runtime || a->load.problem.exclude_scratch) {
 		fprintf(stderr, "arenabench: export: expected MODEL.tflite --out OUT.tflite [--planner P] [--align N] [--subgraph N] [--dim NAME=VALUE]; the plan always follows TFLite Micro's rules (no --lifetimes, --round, --runtime or --no-scratch)\n");
 		return EXIT_USAGE;
 	}

@@ -194,7 +194,6 @@ int ab_scale_main(int argc, char **argv)
 		return 2;
 	}
 	lo.problem.lifetimes = AB_LIFETIMES_DEFAULT;
-	lo.problem.include_scratch = true;
 	if (ab_input_load(a.file, &lo, &in, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return 2;

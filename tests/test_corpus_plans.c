@@ -50,7 +50,6 @@ static void check_file(const char *path, size_t *checked)
 	cfg.n_planners = n;
 	cfg.aligns = aligns;
 	cfg.n_aligns = 2;
-	cfg.load.problem.include_scratch = true;
 	cfg.plan.seed = 1;
 	cfg.problem = on_problem;
 	if (ab_bench_run(&cfg, &rows, &err)) {

@@ -104,7 +104,6 @@ static void conventions(struct ab_explain_args *a, const char *runtime)
 {
 	memset(a, 0, sizeof(*a));
 	a->runtime = runtime;
-	a->load.problem.include_scratch = true;
 	a->plan.seed = 1;
 	if (!strcmp(runtime, "tflm")) {
 		a->plan.align = 16;

@@ -226,8 +226,7 @@ static bool file_exists(const char *path)
 }
 
 static const struct ab_load_options tflm_load = {
-	.problem = { .lifetimes = AB_LIFETIMES_TFLM, .round_to = 16,
-		     .include_scratch = true },
+	.problem = { .lifetimes = AB_LIFETIMES_TFLM, .round_to = 16 },
 };
 
 /* The expected plan, made here by the planner itself at alignment 16. */

@@ -45,7 +45,6 @@ static void problem(const char *text, enum ab_lifetime_rule rule,
 {
 	struct ab_problem_options o = { .lifetimes = rule,
 					.round_to = round_to,
-					.include_scratch = true,
 					.inplace = inplace };
 	struct ab_error err = { { 0 } };
 
@@ -621,7 +620,6 @@ static void bench_file(const char *path, enum ab_lifetime_rule rule,
 	cfg.aligns = aligns;
 	cfg.n_aligns = 2;
 	cfg.load.problem.lifetimes = rule;
-	cfg.load.problem.include_scratch = true;
 	cfg.load.problem.inplace = inplace;
 	cfg.plan.seed = 1;
 	cr_assert_eq(ab_bench_run(&cfg, &rows, &err), 0, "%s", err.msg);
@@ -654,7 +652,6 @@ static size_t count_aliased(const char *path, enum ab_lifetime_rule rule)
 	size_t n;
 
 	lo.problem.lifetimes = rule;
-	lo.problem.include_scratch = true;
 	lo.problem.inplace = true;
 	cr_assert_eq(ab_input_load(path, &lo, &in, &err), 0, "%s", err.msg);
 	n = in.problem.n_aliased;

@@ -127,6 +127,17 @@ Test(lifetimes, kinds)
 	/* step 1: v 40 + u 60 + s 70 + o 80 = 250 */
 	cr_expect_eq(ab_lower_bound(&p, NULL), 250);
 	ab_problem_free(&p);
+	{
+		/* --no-scratch: s is not planned; step 1 is then v 40 + u 60
+		 * + o 80 = 180, and 7 buffers remain. */
+		struct ab_problem_options o = { .lifetimes = AB_LIFETIMES_DEFAULT,
+						.exclude_scratch = true };
+
+		cr_assert_eq(ab_problem_from_graph(&g, &o, &p, &err), 0, "%s", err.msg);
+		cr_expect_eq(p.n, 7, "scratch left out");
+		cr_expect_eq(ab_lower_bound(&p, NULL), 180);
+		ab_problem_free(&p);
+	}
 	ab_graph_free(&g);
 }
 

@@ -37,7 +37,6 @@ static void one(const uint8_t *data, size_t size,
 		struct ab_problem_options po = {
 			.lifetimes = (enum ab_lifetime_rule)rule,
 			.round_to = rule == AB_LIFETIMES_TFLM ? 16 : 0,
-			.include_scratch = true,
 		};
 		struct ab_problem p;
 

@@ -32,8 +32,7 @@ void tu_graph(const char *text, struct ab_graph *g)
 void tu_problem(const char *text, enum ab_lifetime_rule rule,
 		struct ab_graph *g, struct ab_problem *p)
 {
-	struct ab_problem_options o = { .lifetimes = rule,
-					.include_scratch = true };
+	struct ab_problem_options o = { .lifetimes = rule };
 	struct ab_error err = { { 0 } };
 
 	tu_graph(text, g);
