@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,19 +418,39 @@ static void load(const char *path, struct ab_graph *g)
  * the module's own edges): the same ops; every input produced at an
  * earlier step; side-effect ops in the same relative order; every reader
  * of a var after the same number of the var's updates; every op in its
- * phase with the markers at the same steps; and the result passes the
- * parser's structural check.
+ * phase with the markers at the same steps; the parser's structural check.
+ * Returns the number of violations; the first is described in why.
  */
-static void expect_sound(const struct ab_graph *g, const struct ab_graph *r)
+struct violations {
+	int n;
+	char why[512];
+};
+
+__attribute__((format(printf, 2, 3)))
+static void violation(struct violations *vs, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (vs->n++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(vs->why, sizeof(vs->why), fmt, ap);
+		va_end(ap);
+	}
+}
+
+static int soundness_violations(const struct ab_graph *g,
+				const struct ab_graph *r, char *why, size_t sz)
 {
 	size_t n = g->n_ops;
 	int32_t *order = malloc(n * sizeof(*order));
 	int32_t *pos = malloc(n * sizeof(*pos));
 	int32_t *made = malloc(g->n_tensors * sizeof(*made));
+	int32_t *ph = malloc(n * sizeof(*ph));
 	struct ab_error err = { { 0 } };
-	int phase_g = 0, phase_r = 0;
+	struct violations vs = { 0 };
+	int p = 0;
 
-	cr_assert(order && pos && made);
+	cr_assert(order && pos && made && ph);
 	order_of(g, r, order);
 	for (size_t k = 0; k < n; k++)
 		pos[order[k]] = (int32_t)k;
@@ -442,16 +463,15 @@ static void expect_sound(const struct ab_graph *g, const struct ab_graph *r)
 			int t = op->inputs[i];
 			enum ab_tensor_kind kind = t < 0 ? AB_KIND_CONST : r->tensors[t].kind;
 
-			if (kind == AB_KIND_INTERMEDIATE || kind == AB_KIND_OUTPUT)
-				cr_expect(made[t] >= 0, "%s: op '%s' at step %zu reads '%s' before it is written",
-					  g->name, op->name, k, r->tensors[t].name);
+			if ((kind == AB_KIND_INTERMEDIATE || kind == AB_KIND_OUTPUT) &&
+			    made[t] < 0)
+				violation(&vs, "op '%s' at step %zu reads '%s' before it is written",
+					  op->name, k, r->tensors[t].name);
 		}
 		for (int i = 0; i < op->n_outputs; i++)
 			made[op->outputs[i]] = (int32_t)k;
-		phase_r += k > 0 && op->phase_start;
-		phase_g += k > 0 && g->ops[k].phase_start;
-		cr_expect_eq(op->phase_start, g->ops[k].phase_start,
-			     "%s: phase marker moved at step %zu", g->name, k);
+		if (op->phase_start != g->ops[k].phase_start)
+			violation(&vs, "phase marker moved at step %zu", k);
 	}
 	/* Side effects: the k-th side-effect op of r is the k-th of g. */
 	for (size_t k = 0, j = 0; k < n; k++) {
@@ -459,9 +479,9 @@ static void expect_sound(const struct ab_graph *g, const struct ab_graph *r)
 			continue;
 		while (j < n && !(g->ops[j].flags & AB_OP_SIDE_EFFECT))
 			j++;
-		cr_expect(j < n && order[k] == (int32_t)j,
-			  "%s: side-effect op '%s' moved past another", g->name,
-			  r->ops[k].name);
+		if (j >= n || order[k] != (int32_t)j)
+			violation(&vs, "side-effect op '%s' moved past another",
+				  r->ops[k].name);
 		j++;
 	}
 	/* Vars: count the updates of each var seen before each reader. */
@@ -486,29 +506,69 @@ static void expect_sound(const struct ab_graph *g, const struct ab_graph *r)
 				before_g += writes && u < v;
 				before_r += writes && pos[u] < pos[v];
 			}
-			cr_expect_eq(before_g, before_r, "%s: op '%s' moved across an update of var '%s'",
-				     g->name, g->ops[v].name, g->tensors[t].name);
+			if (before_g != before_r)
+				violation(&vs, "op '%s' moved across an update of var '%s'",
+					  g->ops[v].name, g->tensors[t].name);
 		}
 	}
-	/* Phases: op k of g is in the same phase in r. */
-	{
-		int32_t *ph = malloc(n * sizeof(*ph));
-		int p = 0;
-
-		for (size_t k = 0; k < n; k++) {
-			p += k > 0 && g->ops[k].phase_start;
-			ph[k] = p;
-		}
-		for (size_t k = 0; k < n; k++)
-			cr_expect_eq(ph[order[k]], ph[k], "%s: op '%s' left its phase",
-				     g->name, r->ops[k].name);
-		free(ph);
+	/* Phases: the op at step k of r is of the phase of step k in g. */
+	for (size_t k = 0; k < n; k++) {
+		p += k > 0 && g->ops[k].phase_start;
+		ph[k] = p;
 	}
-	cr_expect_eq(ab_graph_check(r, r->name, &err), 0, "%s", err.msg);
-	cr_expect_eq(ab_reorder_check_order(g, order, &err), 0, "%s", err.msg);
+	for (size_t k = 0; k < n; k++)
+		if (ph[order[k]] != ph[k])
+			violation(&vs, "op '%s' left its phase", r->ops[k].name);
+	if (ab_graph_check(r, r->name, &err))
+		violation(&vs, "structural check: %s", err.msg);
 	free(order);
 	free(pos);
 	free(made);
+	free(ph);
+	snprintf(why, sz, "%s", vs.why);
+	return vs.n;
+}
+
+static void expect_sound(const struct ab_graph *g, const struct ab_graph *r)
+{
+	char why[512];
+	int32_t *order = malloc(g->n_ops * sizeof(*order));
+	struct ab_error err = { { 0 } };
+
+	cr_expect_eq(soundness_violations(g, r, why, sizeof(why)), 0, "%s: %s",
+		     g->name, why);
+	order_of(g, r, order);
+	cr_expect_eq(ab_reorder_check_order(g, order, &err), 0, "%s", err.msg);
+	free(order);
+}
+
+/* The checker above can fail: one broken order per rule. */
+Test(reorder, the_soundness_checker_sees_each_broken_rule)
+{
+	static const struct {
+		const char *const *graph;
+		int32_t order[6];
+		const char *expect;
+	} cases[] = {
+		{ &branch_order_graph, { 3, 1, 0, 2, 4 }, "reads 'a1' before it is written" },
+		{ &side_effect_graph, { 0, 3, 2, 1 }, "side-effect op 'Wb' moved past another" },
+		{ &side_effect_graph, { 2, 0, 1, 3 }, "op 'R' moved across an update of var 'v'" },
+		{ &phase_graph, { 2, 0, 1, 3 }, "op 'U' left its phase" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ab_graph g, bad;
+		struct ab_error err = { { 0 } };
+		char why[512];
+
+		tu_graph(*cases[i].graph, &g);
+		cr_assert_eq(ab_graph_permute_ops(&g, cases[i].order, &bad, &err), 0);
+		cr_expect_gt(soundness_violations(&g, &bad, why, sizeof(why)), 0,
+			     "case %zu", i);
+		cr_expect(strstr(why, cases[i].expect), "case %zu: %s", i, why);
+		ab_graph_free(&g);
+		ab_graph_free(&bad);
+	}
 }
 
 Test(reorder, every_reordered_corpus_graph_is_sound_and_never_above,
