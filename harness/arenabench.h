@@ -106,6 +106,9 @@ struct ab_graph {
 };
 
 void ab_graph_free(struct ab_graph *g);
+/* A deep copy of src (names, lists, header strings) into dst. */
+int ab_graph_copy(const struct ab_graph *src, struct ab_graph *dst,
+		  struct ab_error *err);
 const char *ab_dtype_name(enum ab_dtype d);
 int ab_dtype_from_name(const char *s); /* -1 if unknown */
 size_t ab_dtype_bytes(enum ab_dtype d); /* 0 for STRING/BYTES */
@@ -263,6 +266,11 @@ struct ab_check_result {
 	/* Execution check with a graph: the victim and culprit tensors (under
 	 * --inplace a buffer holds several), or -1. */
 	int32_t tensor_a, tensor_b;
+	/* Execution check with a graph, run to the end: a hash of the graph
+	 * outputs' verified contents (their stream seeds) in tensor-index
+	 * order: two orders of one graph that compute the same outputs give
+	 * the same digest.  0 when not computed. */
+	uint64_t outputs_digest;
 };
 
 const char *ab_verdict_name(enum ab_verdict v);

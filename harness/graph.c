@@ -102,6 +102,68 @@ void ab_graph_free(struct ab_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static int copy_list(int **dst, const int *src, int n)
+{
+	*dst = NULL;
+	if (n <= 0)
+		return 0;
+	*dst = malloc((size_t)n * sizeof(**dst));
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src, (size_t)n * sizeof(**dst));
+	return 0;
+}
+
+static int copy_str(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? -ENOMEM : 0;
+}
+
+int ab_graph_copy(const struct ab_graph *src, struct ab_graph *dst,
+		  struct ab_error *err)
+{
+	int rc = 0;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->tensors = calloc(src->n_tensors + 1, sizeof(*dst->tensors));
+	dst->ops = calloc(src->n_ops + 1, sizeof(*dst->ops));
+	if (!dst->tensors || !dst->ops) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = copy_str(&dst->name, src->name);
+	rc = rc ? rc : copy_str(&dst->family, src->family);
+	rc = rc ? rc : copy_str(&dst->source, src->source);
+	for (size_t i = 0; !rc && i < src->n_tensors; i++) {
+		dst->tensors[i] = src->tensors[i];
+		dst->tensors[i].name = NULL;
+		dst->n_tensors = i + 1;
+		rc = copy_str(&dst->tensors[i].name, src->tensors[i].name);
+	}
+	for (size_t k = 0; !rc && k < src->n_ops; k++) {
+		const struct ab_op *s = &src->ops[k];
+		struct ab_op *d = &dst->ops[k];
+
+		*d = *s;
+		d->name = d->type = NULL;
+		d->inputs = d->outputs = d->scratch = NULL;
+		dst->n_ops = k + 1;
+		rc = copy_str(&d->name, s->name);
+		rc = rc ? rc : copy_str(&d->type, s->type);
+		rc = rc ? rc : copy_list(&d->inputs, s->inputs, s->n_inputs);
+		rc = rc ? rc : copy_list(&d->outputs, s->outputs, s->n_outputs);
+		rc = rc ? rc : copy_list(&d->scratch, s->scratch, s->n_scratch);
+	}
+out:
+	if (rc) {
+		ab_graph_free(dst);
+		return ab_fail(err, rc, "graph '%s': out of memory while copying",
+			       src->name ? src->name : "?");
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ parse */
 
 struct parser {
