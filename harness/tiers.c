@@ -531,7 +531,7 @@ static int fill_tier(struct tier_search *s, const uint32_t *cand, size_t m,
 	while (hi < m && live_peak_with(s, cand[hi]) <= cap)
 		live_insert(s, cand[hi++]);
 	/* Step 2b: the lower-bound prefix, else binary search below it. */
-	if (hi > 0 && max_runs > 0) {
+	if (hi > 0) { /* max_runs >= 1 */
 		mark_prefix(s, cand, m, hi);
 		rc = run_planner(s, &got);
 		if (rc)
@@ -563,8 +563,6 @@ static int fill_tier(struct tier_search *s, const uint32_t *cand, size_t m,
 			else
 				*budget_hit = true;
 		}
-	} else if (hi > 0) {
-		*budget_hit = true;
 	}
 	mark_prefix(s, cand, m, lo);
 	live_reset(s);
