@@ -386,10 +386,12 @@ static void live_insert(struct tier_search *s, size_t i)
 /* The most raw bytes live at one step if buffer i joined the chosen set. */
 static uint64_t live_peak_with(const struct tier_search *s, size_t i)
 {
+	uint64_t size = s->p->buf[i].size, most;
 	size_t l, r;
 
 	live_range(s, i, &l, &r);
-	return lt_max(&s->live, 1, 0, s->live.k, l, r) + s->p->buf[i].size;
+	most = lt_max(&s->live, 1, 0, s->live.k, l, r);
+	return most > UINT64_MAX - size ? UINT64_MAX : most + size;
 }
 
 static int cmp_i64(const void *a, const void *b)
