@@ -19,7 +19,7 @@
 #include "testutil.h"
 
 static const struct ab_problem_options default_rule = {
-	.lifetimes = AB_LIFETIMES_DEFAULT, .include_scratch = true
+	.lifetimes = AB_LIFETIMES_DEFAULT
 };
 
 static void reorder(const struct ab_graph *g,

@@ -433,7 +433,7 @@ static void expect_checked_tiers(const struct ab_graph *g,
 static void expect_planner_plan(const char *graph_path)
 {
 	static const char *const dram[] = { "dram" };
-	struct ab_problem_options po = { .include_scratch = true };
+	struct ab_problem_options po = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_graph g;
 	struct ab_problem p;
@@ -640,7 +640,7 @@ static void zoo_through_the_checks(enum ab_tier_benefit benefit,
 {
 	static const char *const specs[] = { "sram:256KiB", "dram" };
 	const struct ab_planner *pl = ab_planner_find("size_first_fit");
-	struct ab_problem_options po = { .include_scratch = true };
+	struct ab_problem_options po = { 0 };
 	struct ab_plan_options o = { .align = align, .seed = 1 };
 	struct ab_tier_options to = { .benefit = benefit };
 	struct ab_tier tiers[2];
