@@ -147,7 +147,7 @@ $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 # --- tests -------------------------------------------------------------------
 $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lstdc++ -lbenchmark -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lstdc++ -lbenchmark -lpthread $(LDLIBS)
 
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)

@@ -345,6 +345,10 @@ struct ab_plan_options {
 	uint64_t budget;           /* iterations/nodes; 0 = planner default */
 	double safety_seconds;     /* wall-clock safety stop; 0 = none */
 	int phases;                /* multi_arena_phase: target phases; 0 = auto */
+	/* Memory tiers (harness/tiers.h): the harness plans across them with
+	 * the planner (ab_run_planner); planners themselves ignore it.  NULL or
+	 * no tiers = one arena. */
+	const struct ab_tier_set *tiers;
 };
 
 /*

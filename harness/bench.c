@@ -12,24 +12,52 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "tiers.h"
 #include "timing.h"
 
 
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o)
 {
-	char phases[16] = "auto", budget[24] = "default";
+	char phases[16] = "auto", budget[24] = "default", width[32] = "";
+	char *tiers = NULL, *r;
 
 	if (o->phases > 0)
 		snprintf(phases, sizeof(phases), "%d", o->phases);
 	if (o->budget > 0)
 		snprintf(budget, sizeof(budget), "%" PRIu64, o->budget);
-	return ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
-			 ";budget=%s;phases=%s",
-			 ab_lifetime_rule_name(l->problem.lifetimes),
-			 l->problem.round_to > 1 ? l->problem.round_to : 1,
-			 l->problem.exclude_scratch ? "no" : "yes", o->seed,
-			 budget, phases);
+	if (l->reorder.method == AB_REORDER_BEAM && l->reorder.beam_width > 0)
+		snprintf(width, sizeof(width), ";reorder_width=%d",
+			 l->reorder.beam_width);
+	if (o->tiers && o->tiers->n > 0) {
+		/* tiers=sram:262144+dram;tier_benefit=bytes */
+		size_t len = 64;
+		char *t;
+
+		for (int i = 0; i < o->tiers->n; i++)
+			len += strlen(o->tiers->tier[i].name) + 24;
+		tiers = t = malloc(len);
+		if (!tiers)
+			return NULL;
+		t += sprintf(t, ";tiers=");
+		for (int i = 0; i < o->tiers->n; i++) {
+			t += sprintf(t, "%s%s", i ? "+" : "", o->tiers->tier[i].name);
+			if (o->tiers->tier[i].capacity)
+				t += sprintf(t, ":%" PRIu64, o->tiers->tier[i].capacity);
+		}
+		sprintf(t, ";tier_benefit=%s",
+			ab_tier_benefit_name(o->tiers->opt.benefit));
+	}
+	r = ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
+		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s",
+		       ab_lifetime_rule_name(l->problem.lifetimes),
+		       l->problem.round_to > 1 ? l->problem.round_to : 1,
+		       l->problem.exclude_scratch ? "no" : "yes", o->seed,
+		       budget, phases, l->problem.inplace ? "yes" : "no",
+		       ab_reorder_method_name(l->reorder.method), width,
+		       tiers ? tiers : "");
+	free(tiers);
+	return r;
 }
 
 char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
@@ -201,22 +229,72 @@ int ab_plan_and_check(const struct ab_input *in,
 	return ab_plan_and_check_cached(in, pl, o, rule, plan, row, NULL);
 }
 
+int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
+		   const struct ab_plan_options *o, struct ab_plan *plan,
+		   struct ab_tier_report *rep, struct ab_error *err)
+{
+	struct ab_tier_report scratch;
+	struct ab_plan_options one;
+	int rc;
+
+	ab_plan_reset(plan);
+	if (!o->tiers || o->tiers->n == 0) {
+		rc = pl->plan(&in->problem, o, plan);
+		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
+				    strerror(-rc))
+			  : 0;
+	}
+	one = *o;
+	one.tiers = NULL;
+	return ab_plan_tiers(&in->problem, in->accesses, pl, &one,
+			     o->tiers->tier, o->tiers->n, &o->tiers->opt, plan,
+			     rep ? rep : &scratch, err);
+}
+
+/* "sram:262144+dram:1048576": the tiers' peaks, in tier order. */
+static char *tier_peaks_string(const struct ab_tier_set *t,
+			       const struct ab_tier_report *rep)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < t->n; i++)
+		len += strlen(t->tier[i].name) + 24;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	*p = 0;
+	for (int i = 0; i < t->n; i++)
+		p += sprintf(p, "%s%s:%" PRIu64, i ? "+" : "", t->tier[i].name,
+			     i < rep->n_tiers ? rep->peak[i] : 0);
+	return s;
+}
+
 int ab_plan_and_check_cached(const struct ab_input *in,
 			     const struct ab_planner *pl,
 			     const struct ab_plan_options *o,
 			     enum ab_lifetime_rule rule, struct ab_plan *plan,
 			     struct ab_row *row, struct ab_exec_cache *cache)
 {
+	struct ab_tier_report rep = { 0 };
+	struct ab_error err = { { 0 } };
 	int rc;
 
-	ab_plan_reset(plan);
-	rc = pl->plan(&in->problem, o, plan);
+	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
 	row->valid = false;
 	row->exec_mode = AB_EXEC_SKIPPED;
 	if (rc) {
-		row->error = ab_strdupf("planner %s failed: %s", pl->name,
-				       strerror(-rc));
-		return 0;
+		row->plan_failed = true;
+		row->error = strdup(err.msg);
+		return row->error ? 0 : -ENOMEM;
+	}
+	if (o->tiers && o->tiers->n > 0) {
+		row->tiered = true;
+		row->spilled_bytes = rep.spilled_bytes;
+		free(row->tier_peaks);
+		row->tier_peaks = tier_peaks_string(o->tiers, &rep);
+		if (!row->tier_peaks)
+			return -ENOMEM;
 	}
 	row->peak_bytes = plan->peak;
 	row->arenas = plan->n_arenas;
@@ -227,13 +305,20 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 					: row->lower_bound_bytes;
 	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
 							    : plan->optimal;
-	return check_plan(in, plan, o->align, rule, NULL, row, cache);
+	rc = check_plan(in, plan, o->align, rule, NULL, row, cache);
+	if (!rc && row->valid && o->tiers && o->tiers->n > 0 &&
+	    ab_tiers_check(plan, o->tiers->tier, o->tiers->n, &err)) {
+		row->valid = false;
+		row->error = ab_strdupf("tier check: %s", err.msg);
+		return row->error ? 0 : -ENOMEM;
+	}
+	return rc;
 }
 
 /* ---------------------------------------------------------------- the run */
 
 struct timed_ctx {
-	const struct ab_problem *p;
+	const struct ab_input *in;
 	const struct ab_planner *pl;
 	struct ab_plan_options o;
 	struct ab_plan *plan;
@@ -242,8 +327,9 @@ struct timed_ctx {
 static int timed_plan(void *ctx)
 {
 	struct timed_ctx *c = ctx;
+	struct ab_error err;
 
-	return c->pl->plan(c->p, &c->o, c->plan);
+	return ab_run_planner(c->in, c->pl, &c->o, c->plan, NULL, &err);
 }
 
 struct timing_sink {
@@ -288,6 +374,7 @@ void ab_rows_free(struct ab_rows *rows)
 		free(rows->row[i].source);
 		free(rows->row[i].options);
 		free(rows->row[i].error);
+		free(rows->row[i].tier_peaks);
 	}
 	free(rows->row);
 	memset(rows, 0, sizeof(*rows));
@@ -339,6 +426,8 @@ static int bench_input(const struct ab_bench_config *cfg,
 			row->sum_bytes = sum;
 			row->weights_bytes = p->weights_bytes;
 			row->lower_bound_bytes = lb;
+			row->lower_bound_original_bytes =
+				in->reorder.lower_bound_before;
 			row->max_live_buffers = max_live;
 			row->planner = pl;
 			row->align = o.align;
@@ -348,6 +437,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 				struct ab_plan_options o1 = o;
 
 				r1.error = NULL;
+				r1.tier_peaks = NULL;
 				o1.align = 1;
 				ab_plan_and_check_cached(in, pl, &o1,
 							 cfg->load.problem.lifetimes,
@@ -360,6 +450,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 				} else {
 					free(r1.error);
 				}
+				free(r1.tier_peaks);
 				peak1 = r1.peak_bytes;
 				have_peak1 = true;
 			}
@@ -393,7 +484,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 		for (size_t j = 0; j < per_input; j++) {
 			struct ab_row *row = &rows->row[first_row + j];
 
-			ctx[j].p = p;
+			ctx[j].in = in;
 			ctx[j].pl = row->planner;
 			ctx[j].o = cfg->plan;
 			ctx[j].o.align = row->align;
@@ -456,7 +547,8 @@ static const char *const columns =
 	"weights_bytes,lower_bound_bytes,max_live_buffers,planner,cost_class,"
 	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
 	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
-	"plan_ns,plan_ns_stddev,repetitions";
+	"plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,"
+	"tier_peaks,spilled_bytes";
 
 /* CSV fields never hold commas, quotes or newlines. */
 static void put_field(FILE *f, const char *s)
@@ -483,7 +575,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct ab_row *r = &rows->row[i];
 
-		fputs("1,", f);
+		fputs("2,", f);
 		put_field(f, r->graph);
 		fputc(',', f);
 		put_field(f, r->family);
@@ -504,10 +596,17 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			optimal_names[r->optimal], r->best_bound_bytes,
 			r->iterations);
 		if (r->timed)
-			fprintf(f, "%.0f,%.0f,%d\n", r->plan_ns,
+			fprintf(f, "%.0f,%.0f,%d,", r->plan_ns,
 				r->plan_ns_stddev, r->repetitions);
 		else
-			fputs(",,0\n", f);
+			fputs(",,0,", f);
+		fprintf(f, "%" PRIu64 ",", r->lower_bound_original_bytes);
+		if (r->tiered) {
+			put_field(f, r->tier_peaks ? r->tier_peaks : "");
+			fprintf(f, ",%" PRIu64 "\n", r->spilled_bytes);
+		} else {
+			fputs(",\n", f);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -10,12 +10,14 @@ struct ab_row {
 	char *graph, *family, *source;
 	size_t ops, buffers;
 	uint64_t sum_bytes, weights_bytes, lower_bound_bytes;
+	uint64_t lower_bound_original_bytes; /* before --reorder */
 	size_t max_live_buffers;
 	const struct ab_planner *planner;
 	uint32_t align;
 	char *options;
 	/* outcome */
 	bool valid;
+	bool plan_failed;      /* the planner (or the tiers) gave no plan */
 	enum ab_exec_mode exec_mode;
 	char *error;           /* why it is not valid, or NULL */
 	uint64_t peak_bytes, peak_align1_bytes;
@@ -23,6 +25,10 @@ struct ab_row {
 	enum ab_stopped_by stopped_by;
 	enum ab_optimal optimal;
 	uint64_t best_bound_bytes, iterations;
+	/* --tier: each tier's peak ("sram:N+dram:M") and bytes outside tier 0 */
+	bool tiered;
+	char *tier_peaks;
+	uint64_t spilled_bytes;
 	/* timing; timed = false leaves the columns empty */
 	bool timed;
 	double plan_ns, plan_ns_stddev;
@@ -74,6 +80,14 @@ struct ab_exec_cache {
 	struct ab_exec_memory memory; /* reused by every check of the input */
 };
 void ab_exec_cache_free(struct ab_exec_cache *c);
+
+struct ab_tier_report;
+/* Runs pl on in's problem: pl->plan, or with o->tiers across the tiers
+ * (ab_plan_tiers; *rep filled when rep is non-NULL).  On failure err says
+ * why (for tiers that cannot fit: the bytes needed). */
+int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
+		   const struct ab_plan_options *o, struct ab_plan *plan,
+		   struct ab_tier_report *rep, struct ab_error *err);
 
 /* Plans, then runs both checks; fills the outcome fields of row except
  * timing.  `plan` must have room for p->n buffers.  cache may be NULL. */

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "explain.h"
+#include "tiers.h"
+#include "bench.h"
 #include "placement.h"
 #include "plan_files.h"
 
@@ -298,15 +300,20 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 	r->planner = pl;
 	ab_plan_reset(plan);
 	t0 = now();
-	rc = pl->plan(&x->in.problem, o, plan);
-	t1 = now();
-	add_time(x, o->align == x->align ? AB_EXPLAIN_T_PLAN
-					 : AB_EXPLAIN_T_PLAN_OTHER, t0, t1);
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc) {
-		r->row.error = strdup(strerror(-rc));
-		return 0;
+	{
+		struct ab_error err = { { 0 } };
+
+		/* pl->plan, or across --tier tiers */
+		rc = ab_run_planner(&x->in, pl, o, plan, NULL, &err);
+		t1 = now();
+		add_time(x, o->align == x->align ? AB_EXPLAIN_T_PLAN
+						 : AB_EXPLAIN_T_PLAN_OTHER, t0, t1);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc) {
+			r->row.error = strdup(err.msg);
+			return 0;
+		}
 	}
 	if (same && same_row->valid && same_plan(plan, same)) {
 		struct ab_check_result res;
@@ -415,6 +422,9 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	x->align_given = a->align_given;
 	x->lifetimes_given = a->lifetimes_given;
 	x->round_given = a->round_given;
+	x->load_inplace = a->load.problem.inplace;
+	x->reorder_method = a->load.reorder.method;
+	x->tiers = a->plan.tiers && a->plan.tiers->n ? a->plan.tiers : NULL;
 	rc = ab_pick_planners(a->planners, a->cost, &pl, &n_pl, err);
 	if (rc)
 		return rc;
@@ -770,6 +780,28 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 			in->has_graph ? "" : " (not applied: CSV problems are planned as given)");
 	else
 		fprintf(f, "sizes as stored%s\n", x->round_given ? " (--round)" : "");
+
+	if (x->load_inplace)
+		fprintf(f, "in place (--inplace): %zu tensors write into a last-read same-size input's buffer\n",
+			in->problem.n_aliased);
+	if (x->reorder_method != AB_REORDER_NONE && in->has_graph)
+		fprintf(f, "reordered (--reorder %s): lower bound %s -> %s bytes%s\n",
+			ab_reorder_method_name(x->reorder_method),
+			grouped(in->reorder.lower_bound_before, a, sizeof(a)),
+			grouped(in->reorder.lower_bound_after, b, sizeof(b)),
+			in->reorder.kept_original ? " (the file's order kept)" : "");
+	if (x->tiers) {
+		fputs("tiers (--tier):", f);
+		for (int i = 0; i < x->tiers->n; i++) {
+			fprintf(f, "%s %s ", i ? "," : "", x->tiers->tier[i].name);
+			if (x->tiers->tier[i].capacity)
+				fprintf(f, "%s bytes", grouped(x->tiers->tier[i].capacity, a, sizeof(a)));
+			else
+				fputs("unbounded", f);
+		}
+		fprintf(f, "; filled by %s; arena_bytes below is the sum of the tiers' peaks (`plan` gives each)\n",
+			ab_tier_benefit_name(x->tiers->opt.benefit));
+	}
 
 	fputs("\nactivations\n", f);
 	fprintf(f, "  sum of sizes     %14s bytes (%s)\n",
@@ -1196,6 +1228,16 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		}
 		if (x->round_given)
 			fprintf(f, "%s\"round\"", sep);
+	}
+	fprintf(f, "], \"inplace\": %s, \"aliased_tensors\": %zu, \"reorder\": ",
+		x->load_inplace ? "true" : "false", in->problem.n_aliased);
+	json_str(f, ab_reorder_method_name(x->reorder_method));
+	fprintf(f, ", \"lower_bound_before_reorder_bytes\": %" PRIu64 ", \"tiers\": [",
+		in->reorder.lower_bound_before);
+	for (int i = 0; x->tiers && i < x->tiers->n; i++) {
+		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+		json_str(f, x->tiers->tier[i].name);
+		fprintf(f, ", \"capacity_bytes\": %" PRIu64 "}", x->tiers->tier[i].capacity);
 	}
 	fputs("]}", f);
 	fprintf(f, ",\n  \"sum_bytes\": %" PRIu64 ",\n  \"lower_bound_bytes\": %" PRIu64

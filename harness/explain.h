@@ -59,6 +59,9 @@ struct ab_explanation {
 	enum ab_lifetime_rule lifetimes;
 	uint32_t round_to;
 	bool align_given, lifetimes_given, round_given;
+	bool load_inplace;                 /* --inplace */
+	enum ab_reorder_method reorder_method; /* --reorder */
+	const struct ab_tier_set *tiers;   /* --tier, or NULL */
 
 	uint64_t sum_bytes, lower_bound_bytes;
 	uint64_t weights_bytes;       /* const tensors by shape */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "tiers.h"
 #include "sort.h"
 
 static bool ends_with(const char *s, const char *suffix)
@@ -49,6 +50,9 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		in->family = "minimalloc";
 		in->source = path;
 		in->ops = distinct_times(&in->problem);
+		in->reorder.lower_bound_before = in->reorder.lower_bound_after =
+			ab_lower_bound(&in->problem, NULL);
+		in->reorder.kept_original = true;
 		return 0;
 	}
 	if (ends_with(path, ".graph")) {
@@ -68,7 +72,28 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 				      : (in->is_tflite ? "tflite" : "graph");
 	in->source = in->graph.source ? in->graph.source : path;
 	in->ops = in->graph.n_ops;
+	if (o->reorder.method != AB_REORDER_NONE) {
+		struct ab_graph reordered;
+
+		rc = ab_graph_reorder(&in->graph, &o->problem, &o->reorder,
+				      &reordered, &in->reorder, err);
+		if (rc)
+			goto fail;
+		ab_graph_free(&in->graph);
+		in->graph = reordered;
+		in->family = in->graph.family ? in->graph.family
+					      : (in->is_tflite ? "tflite" : "graph");
+		in->source = in->graph.source ? in->graph.source : path;
+	}
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
+	if (rc)
+		goto fail;
+	if (o->reorder.method == AB_REORDER_NONE) {
+		in->reorder.lower_bound_before = in->reorder.lower_bound_after =
+			ab_lower_bound(&in->problem, NULL);
+		in->reorder.kept_original = true;
+	}
+	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
 	if (rc)
 		goto fail;
 	return 0;
@@ -80,6 +105,7 @@ fail:
 void ab_input_free(struct ab_input *in)
 {
 	free(in->path);
+	free(in->accesses);
 	ab_graph_free(&in->graph);
 	ab_problem_free(&in->problem);
 	if (in->is_tflite)

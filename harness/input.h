@@ -3,11 +3,15 @@
 #define AB_INPUT_H
 
 #include "arenabench.h"
+#include "reorder.h"
 #include "tflite.h"
 
 struct ab_load_options {
 	struct ab_problem_options problem;
 	struct ab_tflite_options tflite;
+	/* Operator reordering before the lifetimes (graphs only; a CSV problem
+	 * has no operators and is planned as given). */
+	struct ab_reorder_options reorder;
 };
 
 struct ab_input {
@@ -20,6 +24,12 @@ struct ab_input {
 	const char *family;        /* borrowed from graph, or "minimalloc" */
 	const char *source;
 	size_t ops;                /* operators, or distinct steps of a CSV */
+	/* The reordering applied (method NONE: none); lower_bound_before is
+	 * the bound of the file's order, = lower_bound_after without one. */
+	struct ab_reorder_report reorder;
+	/* Accesses per buffer (1 write + reads; ab_buffer_accesses), for tiers
+	 * ranked by accesses; NULL for a CSV problem (then 1 each). */
+	uint32_t *accesses;
 };
 
 int ab_input_load(const char *path, const struct ab_load_options *o,

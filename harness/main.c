@@ -19,6 +19,7 @@
 #include "scale.h"
 #include "suite.h"
 #include "textio.h"
+#include "tiers.h"
 #include "timing.h"
 
 #define EXIT_INVALID 1
@@ -53,6 +54,14 @@ static void usage(FILE *f)
 	      "  --seed N, --budget N      search planners: seed and iteration budget\n"
 	      "  --phases N                multi_arena_phase: number of phases (default auto)\n"
 	      "  --safety-seconds S        wall-clock safety stop for search planners\n"
+	      "  --reorder M               reorder operators before planning: none | greedy | beam\n"
+	      "                            (docs/reorder.md; never raises the lower bound)\n"
+	      "  --reorder-width N         beam: states kept per step (default 64)\n"
+	      "  --inplace                 elementwise ops write into a last-read same-size input\n"
+	      "                            (docs/semantics.md)\n"
+	      "  --tier NAME[:CAPACITY]    a memory tier, fastest first, e.g. --tier sram:256KiB\n"
+	      "                            --tier dram (the last may be unbounded; docs/tiers.md)\n"
+	      "  --tier-benefit B          fill fast tiers by bytes (default) or accesses\n"
 	      "bench options:\n"
 	      "  --planners a,b,...        planners to run (default: every fast planner)\n"
 	      "  --cost fast|budgeted|all  planners by cost class\n"
@@ -84,6 +93,7 @@ struct args {
 	size_t n_pos;
 	const char *runtime;
 	bool align_given, lifetimes_given, round_given, out_given;
+	struct ab_tier_set tiers; /* --tier; a->plan.tiers points here */
 };
 
 static int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
@@ -186,6 +196,45 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -EINVAL;
 			a->load.problem.round_to = (uint32_t)x;
 			a->round_given = true;
+		} else if (!strcmp(o, "--inplace")) {
+			a->load.problem.inplace = true;
+		} else if (!strcmp(o, "--reorder")) {
+			int m;
+
+			NEED_VALUE();
+			m = ab_reorder_method_from_name(v);
+			if (m < 0) {
+				fprintf(stderr, "arenabench: --reorder expects none, greedy or beam, got '%s'\n", v);
+				return -EINVAL;
+			}
+			a->load.reorder.method = m;
+		} else if (!strcmp(o, "--reorder-width")) {
+			NEED_VALUE();
+			if (parse_u64_arg(o, v, &x) || x < 1 || x > AB_REORDER_BEAM_WIDTH_MAX) {
+				fprintf(stderr, "arenabench: --reorder-width expects 1 to %d states\n",
+					AB_REORDER_BEAM_WIDTH_MAX);
+				return -EINVAL;
+			}
+			a->load.reorder.beam_width = (int)x;
+		} else if (!strcmp(o, "--tier")) {
+			struct ab_error e = { { 0 } };
+
+			NEED_VALUE();
+			if (ab_tier_add(a->tiers.tier, &a->tiers.n, v, &e)) {
+				fprintf(stderr, "arenabench: --tier: %s\n", e.msg);
+				return -EINVAL;
+			}
+			a->plan.tiers = &a->tiers;
+		} else if (!strcmp(o, "--tier-benefit")) {
+			int b;
+
+			NEED_VALUE();
+			b = ab_tier_benefit_from_name(v);
+			if (b < 0) {
+				fprintf(stderr, "arenabench: --tier-benefit expects bytes or accesses, got '%s'\n", v);
+				return -EINVAL;
+			}
+			a->tiers.opt.benefit = b;
 		} else if (!strcmp(o, "--no-scratch")) {
 			a->load.problem.exclude_scratch = true;
 		} else if (!strcmp(o, "--subgraph")) {
@@ -272,6 +321,18 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return -EINVAL;
 		}
 #undef NEED_VALUE
+	}
+	if (a->plan.tiers) {
+		struct ab_error e = { { 0 } };
+
+		if (ab_tiers_check_list(a->tiers.tier, a->tiers.n, &e)) {
+			fprintf(stderr, "arenabench: --tier: %s\n", e.msg);
+			return -EINVAL;
+		}
+	}
+	if (a->load.reorder.beam_width && a->load.reorder.method != AB_REORDER_BEAM) {
+		fprintf(stderr, "arenabench: --reorder-width needs --reorder beam\n");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -583,15 +644,50 @@ static int cmd_plan(struct args *a)
 	options = ab_options_string(&a->load, &a->plan);
 	printf("input:        %s (%s)\n", in.path, in.family);
 	printf("buffers:      %zu in %zu steps\n", in.problem.n, in.ops);
+	if (a->load.problem.inplace)
+		printf("in place:     %zu tensors share an input's buffer (--inplace)\n",
+		       in.problem.n_aliased);
 	printf("sum:          %" PRIu64 " bytes\n", ab_sum_bytes(&in.problem));
+	if (a->load.reorder.method != AB_REORDER_NONE && in.has_graph)
+		printf("reorder:      %s: lower bound %" PRIu64 " -> %" PRIu64 " bytes (%s%s)\n",
+		       ab_reorder_method_name(a->load.reorder.method),
+		       in.reorder.lower_bound_before, in.reorder.lower_bound_after,
+		       in.reorder.kept_original ? "file order kept" : "new order",
+		       in.reorder.optimal ? "; no order has a lower bound below this" : "");
+	else if (a->load.reorder.method != AB_REORDER_NONE)
+		printf("reorder:      none (a CSV problem has no operators to reorder)\n");
 	printf("lower bound:  %" PRIu64 " bytes\n", row.lower_bound_bytes);
 	printf("planner:      %s (align %u; %s)\n", pl->name, a->plan.align, options ? options : "");
+	if (row.plan_failed) {
+		fprintf(stderr, "arenabench: no plan: %s\n", row.error ? row.error : "?");
+		code = EXIT_INVALID;
+		free(options);
+		goto done;
+	}
 	printf("peak:         %" PRIu64 " bytes", row.peak_bytes);
 	if (row.lower_bound_bytes)
 		printf(" (%.4f x lower bound)", (double)row.peak_bytes / (double)row.lower_bound_bytes);
 	printf("\narenas:       %d\n", row.arenas);
-	printf("valid:        %s (geometric check; execution check %s)\n",
-	       row.valid ? "yes" : "NO", ab_exec_mode_name(row.exec_mode));
+	if (row.tiered) {
+		char *t = row.tier_peaks ? row.tier_peaks : "", *save = NULL, *tok;
+		int i = 0;
+
+		for (tok = strtok_r(t, "+", &save); tok; tok = strtok_r(NULL, "+", &save), i++) {
+			char *colon = strchr(tok, ':');
+
+			if (colon)
+				*colon = 0;
+			printf("tier:         %s: peak %s bytes", tok, colon ? colon + 1 : "?");
+			if (i < a->tiers.n && a->tiers.tier[i].capacity)
+				printf(" (capacity %" PRIu64 ")", a->tiers.tier[i].capacity);
+			putchar('\n');
+		}
+		printf("spilled:      %" PRIu64 " bytes outside tier '%s'\n",
+		       row.spilled_bytes, a->tiers.tier[0].name);
+	}
+	printf("valid:        %s (geometric check; execution check %s%s)\n",
+	       row.valid ? "yes" : "NO", ab_exec_mode_name(row.exec_mode),
+	       row.tiered ? "; tier capacities" : "");
 	free(options);
 	code = row.valid ? 0 : EXIT_INVALID;
 	if (!row.valid)
@@ -606,7 +702,9 @@ static int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
+done:
 	free(row.error);
+	free(row.tier_peaks);
 	ab_plan_free(&plan);
 	ab_input_free(&in);
 	return code;

@@ -100,6 +100,14 @@ struct ab_tier_options {
 	uint64_t max_runs_per_tier; /* 0 = AB_TIER_DEFAULT_RUNS */
 };
 
+/* The tiers of a run (--tier ... --tier-benefit ...), as the harness
+ * passes them in struct ab_plan_options.tiers. */
+struct ab_tier_set {
+	struct ab_tier tier[AB_MAX_ARENAS];
+	int n;
+	struct ab_tier_options opt;
+};
+
 struct ab_tier_report {
 	int n_tiers;
 	uint64_t peak[AB_MAX_ARENAS];         /* = the plan's arena_size[t] */

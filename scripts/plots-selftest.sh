@@ -9,10 +9,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
 
-hdr="schema_version,graph,family,source,ops,buffers,sum_bytes,weights_bytes,lower_bound_bytes,max_live_buffers,planner,cost_class,align,options,valid,exec_check,peak_bytes,peak_align1_bytes,padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,plan_ns,plan_ns_stddev,repetitions"
+hdr="schema_version,graph,family,source,ops,buffers,sum_bytes,weights_bytes,lower_bound_bytes,max_live_buffers,planner,cost_class,align,options,valid,exec_check,peak_bytes,peak_align1_bytes,padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,tier_peaks,spilled_bytes"
 # row GRAPH FAMILY PLANNER ALIGN PEAK PEAK1
 row() {
-	echo "1,$1,$2,test,4,5,40960,0,24576,2,$3,fast,$4,lifetimes=default,yes,full,$5,$6,$(($5 - $6)),1,none,unknown,24576,0,1000,10,5"
+	echo "2,$1,$2,test,4,5,40960,0,24576,2,$3,fast,$4,lifetimes=default,yes,full,$5,$6,$(($5 - $6)),1,none,unknown,24576,0,1000,10,5,24576,,"
 }
 good() {
 	echo "$hdr"
@@ -52,7 +52,7 @@ expect "missing scaling.csv is skipped" 0 "skipping plots/scaling.gp"
 	{ echo "FAIL figures not written" >&2; fails=$((fails + 1)); }
 
 good | awk 'NR == 3 { sub(/,[^,]*$/, "") } 1' > "$tmp/r/results.csv"
-expect "wrong field count" 1 "results.csv:3: expected 27 fields"
+expect "wrong field count" 1 "results.csv:3: expected 30 fields"
 
 good | awk -F, 'BEGIN { OFS = "," } NR == 4 { $17 = "24k" } 1' > "$tmp/r/results.csv"
 expect "non-numeric number" 1 "results.csv:4: column 'peak_bytes' (field 17): expected a non-negative integer, found '24k'"

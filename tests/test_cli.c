@@ -12,7 +12,11 @@
 
 #include "testutil.h"
 
-#define BIN "build/arenabench"
+/* The binary of the build being tested (make passes -DAB_BUILD_DIR). */
+#ifndef AB_BUILD_DIR
+#define AB_BUILD_DIR "build"
+#endif
+#define BIN AB_BUILD_DIR "/arenabench"
 
 static char dir[256];
 
@@ -182,4 +186,135 @@ Test(cli, minimalloc_csv_round_trips_through_emit_plan)
 	free(out);
 	free(cols);
 	free(plan);
+}
+
+/* Field `col` of data row `row` (1 = first after the header) of a CSV text
+ * with plain comma-separated fields (the results writer never quotes). */
+static char *csv_field(const char *csv, int row, const char *col)
+{
+	const char *line = csv, *hdr_end = strchr(csv, '\n'), *p;
+	int idx = -1, k = 0;
+	size_t clen = strlen(col);
+
+	cr_assert_not_null(hdr_end);
+	for (p = csv; p < hdr_end; k++) {
+		const char *e = p;
+
+		while (e < hdr_end && *e != ',')
+			e++;
+		if ((size_t)(e - p) == clen && !strncmp(p, col, clen))
+			idx = k;
+		p = e + 1;
+	}
+	cr_assert_geq(idx, 0, "no column %s", col);
+	for (int r = 0; r < row; r++) {
+		line = strchr(line, '\n');
+		cr_assert_not_null(line, "no row %d", row);
+		line++;
+	}
+	for (k = 0; k < idx; k++) {
+		line = strchr(line, ',');
+		cr_assert_not_null(line);
+		line++;
+	}
+	return strndup(line, strcspn(line, ",\n"));
+}
+
+static void expect_field(const char *csv, int row, const char *col,
+			 const char *want)
+{
+	char *v = csv_field(csv, row, col);
+
+	cr_expect_str_eq(v, want, "row %d column %s", row, col);
+	free(v);
+}
+
+/*
+ * --inplace, --reorder and --tier through bench, by hand.  The chain
+ *   x (1 KiB, input) -> a (4 KiB) -> RELU, elementwise -> b (4 KiB) -> y (1 KiB, output)
+ * lives x [0,0], a [0,1], b [1,2], y [2,2]: steps hold 5120, 8192, 5120
+ * bytes, so the lower bound is 8192 with 4 buffers.  Under --inplace b
+ * takes a's buffer (a is last read by the RELU, same size, neither is a
+ * graph input or output): one 4096-byte buffer on [0,2]; the steps hold
+ * 5120, 4096, 5120 and the bound is 5120 with 3 buffers.  No other order
+ * exists, so --reorder greedy keeps the bound (original = 5120).
+ * Tiers sram:4KiB + dram, by bytes: benefit per byte-step ranks x and y
+ * (one step each) before a+b (three steps); x and y never meet, so SRAM
+ * holds both at 1024 bytes; a+b next to x would need 5120 > 4096 and
+ * spills: DRAM peak 4096, spilled 4096 bytes, 5120 in all.
+ */
+Test(cli, inplace_reorder_and_tiers_are_options_of_bench_recorded_in_the_csv)
+{
+	char args[1024], path[512], *out, *csv;
+
+	write_file("c.graph", "graph c\n"
+			      "tensor x input bytes 1024\n"
+			      "tensor a intermediate bytes 4096\n"
+			      "tensor b intermediate bytes 4096\n"
+			      "tensor y output bytes 1024\n"
+			      "op p CONV in=x out=a\n"
+			      "op r RELU in=a out=b flags=elementwise\n"
+			      "op q CONV in=b out=y\n");
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	snprintf(args, sizeof(args), "bench %s/c.graph --planners size_first_fit --align 1 --no-timing --quiet --out %s",
+		 dir, path);
+	cr_assert_eq(run(args, &out), 0, "%s", out);
+	free(out);
+	csv = tu_slurp(path, NULL);
+	expect_field(csv, 1, "schema_version", "2");
+	expect_field(csv, 1, "buffers", "4");
+	expect_field(csv, 1, "lower_bound_bytes", "8192");
+	expect_field(csv, 1, "lower_bound_original_bytes", "8192");
+	expect_field(csv, 1, "tier_peaks", "");
+	expect_field(csv, 1, "spilled_bytes", "");
+	expect_field(csv, 1, "options", "lifetimes=default;round=1;scratch=yes;seed=1;budget=default;phases=auto;inplace=no;reorder=none");
+	free(csv);
+
+	snprintf(args, sizeof(args), "bench %s/c.graph --planners size_first_fit --align 1 --no-timing --quiet --out %s --inplace --reorder greedy --tier sram:4KiB --tier dram",
+		 dir, path);
+	cr_assert_eq(run(args, &out), 0, "%s", out);
+	free(out);
+	csv = tu_slurp(path, NULL);
+	expect_field(csv, 1, "buffers", "3");
+	expect_field(csv, 1, "lower_bound_bytes", "5120");
+	expect_field(csv, 1, "lower_bound_original_bytes", "5120");
+	expect_field(csv, 1, "options", "lifetimes=default;round=1;scratch=yes;seed=1;budget=default;phases=auto;inplace=yes;reorder=greedy;tiers=sram:4096+dram;tier_benefit=bytes");
+	expect_field(csv, 1, "valid", "yes");
+	expect_field(csv, 1, "arenas", "2");
+	expect_field(csv, 1, "tier_peaks", "sram:1024+dram:4096");
+	expect_field(csv, 1, "spilled_bytes", "4096");
+	expect_field(csv, 1, "peak_bytes", "5120");
+	free(csv);
+}
+
+/* The same chain with DRAM capped at 2 KiB: x and y fill SRAM (1 KiB) and
+ * the 4096-byte a+b fits nowhere: exit 1, the bytes needed named, no plan
+ * printed. */
+Test(cli, tiers_that_cannot_hold_the_buffers_fail_with_the_bytes_needed)
+{
+	char args[1024], *out;
+
+	write_file("c.graph", "graph c\n"
+			      "tensor x input bytes 1024\n"
+			      "tensor a intermediate bytes 4096\n"
+			      "tensor b intermediate bytes 4096\n"
+			      "tensor y output bytes 1024\n"
+			      "op p CONV in=x out=a\n"
+			      "op r RELU in=a out=b flags=elementwise\n"
+			      "op q CONV in=b out=y\n");
+	snprintf(args, sizeof(args), "plan %s/c.graph --planner size_first_fit --inplace --tier sram:1KiB --tier dram:2KiB",
+		 dir);
+	cr_expect_eq(run(args, &out), 1, "%s", out);
+	cr_expect(strstr(out, "tier 'dram': needs 4096 bytes") != NULL, "%s", out);
+	cr_expect(strstr(out, "capacity 2048 bytes") != NULL, "%s", out);
+	cr_expect(strstr(out, "peak:") == NULL, "no plan is printed: %s", out);
+	free(out);
+	snprintf(args, sizeof(args), "plan %s/c.graph --planner size_first_fit --tier sram:1XB", dir);
+	cr_expect_eq(run(args, &out), 2, "%s", out);
+	cr_expect(strstr(out, "--tier") != NULL, "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "plan %s/c.graph --planner size_first_fit --reorder sideways", dir);
+	cr_expect_eq(run(args, &out), 2, "%s", out);
+	cr_expect(strstr(out, "--reorder expects none, greedy or beam, got 'sideways'") != NULL, "%s", out);
+	free(out);
 }
