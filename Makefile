@@ -32,7 +32,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz reference baselines FORCE
+	scaling bench-cli fuzz reference baselines transforms FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -42,6 +42,7 @@ help:
 	@echo "make test         run the test suite"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
+	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
 	@echo "make plots        every figure from results/ -> plots/out/"
@@ -76,6 +77,9 @@ sweep: $(BIN)
 
 baselines: $(BIN)
 	+@sh scripts/baselines.sh $(BUILD) $(JOBS)
+
+transforms: $(BIN)
+	+@sh scripts/transforms.sh $(BUILD) $(JOBS)
 
 sweep-problems: $(GENS)
 	@BUILD=$(BUILD) sh scripts/corpus.sh sweep

@@ -428,6 +428,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 			row->lower_bound_bytes = lb;
 			row->lower_bound_original_bytes =
 				in->reorder.lower_bound_before;
+			row->reorder_ns = in->reorder_ns;
 			row->max_live_buffers = max_live;
 			row->planner = pl;
 			row->align = o.align;
@@ -548,7 +549,7 @@ static const char *const columns =
 	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
 	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
 	"plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,"
-	"tier_peaks,spilled_bytes";
+	"tier_peaks,spilled_bytes,reorder_ns";
 
 /* CSV fields never hold commas, quotes or newlines. */
 static void put_field(FILE *f, const char *s)
@@ -603,10 +604,14 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 		fprintf(f, "%" PRIu64 ",", r->lower_bound_original_bytes);
 		if (r->tiered) {
 			put_field(f, r->tier_peaks ? r->tier_peaks : "");
-			fprintf(f, ",%" PRIu64 "\n", r->spilled_bytes);
+			fprintf(f, ",%" PRIu64 ",", r->spilled_bytes);
 		} else {
-			fputs(",\n", f);
+			fputs(",,", f);
 		}
+		if (r->reorder_ns > 0)
+			fprintf(f, "%.0f\n", r->reorder_ns);
+		else
+			fputs("\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }

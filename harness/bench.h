@@ -11,6 +11,7 @@ struct ab_row {
 	size_t ops, buffers;
 	uint64_t sum_bytes, weights_bytes, lower_bound_bytes;
 	uint64_t lower_bound_original_bytes; /* before --reorder */
+	double reorder_ns;                   /* --reorder's wall time, 0 = none */
 	size_t max_live_buffers;
 	const struct ab_planner *planner;
 	uint32_t align;

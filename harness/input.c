@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "input.h"
 #include "tiers.h"
@@ -74,11 +75,16 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	in->ops = in->graph.n_ops;
 	if (o->reorder.method != AB_REORDER_NONE) {
 		struct ab_graph reordered;
+		struct timespec t0, t1;
 
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		rc = ab_graph_reorder(&in->graph, &o->problem, &o->reorder,
 				      &reordered, &in->reorder, err);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (rc)
 			goto fail;
+		in->reorder_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+				 (double)(t1.tv_nsec - t0.tv_nsec);
 		ab_graph_free(&in->graph);
 		in->graph = reordered;
 		in->family = in->graph.family ? in->graph.family

@@ -27,6 +27,7 @@ struct ab_input {
 	/* The reordering applied (method NONE: none); lower_bound_before is
 	 * the bound of the file's order, = lower_bound_after without one. */
 	struct ab_reorder_report reorder;
+	double reorder_ns;         /* wall time of the reordering, 0 without */
 	/* Accesses per buffer (1 write + reads; ab_buffer_accesses), for tiers
 	 * ranked by accesses; NULL for a CSV problem (then 1 each). */
 	uint32_t *accesses;

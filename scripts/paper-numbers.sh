@@ -105,6 +105,22 @@ else
 	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
 fi
 
+# Reordering and in-place reuse (optional): `make transforms`, local run
+# else the committed reference's (said).
+tr_csv=$dir/transforms.csv
+if [ ! -f "$tr_csv" ] && [ -f "$res/reference/transforms.csv" ]; then
+	tr_csv=$res/reference/transforms.csv
+	say "no $dir/transforms.csv: the transforms section uses the committed reference's $tr_csv"
+fi
+if [ -f "$tr_csv" ]; then
+	awk -F, -v need="graph,family,planner,options,valid,lower_bound_bytes,lower_bound_original_bytes,peak_bytes" \
+		-v uint="lower_bound_bytes,lower_bound_original_bytes,peak_bytes" -v uopt="plan_ns,reorder_ns" -v enums="valid=yes|no" \
+		-f scripts/csvcheck.awk "$tr_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/transforms-table.awk "$tr_csv"
+else
+	say "no transforms.csv (local or reference): the paper has no transforms section (run 'make transforms')"
+fi
+
 # Plan layouts drawn by scripts/plots.sh (scripts/layouts.sh), if any.
 lay=${PLOTS_OUT:-plots/out}/data/layout.gp
 if [ -f "$lay" ]; then
