@@ -11,7 +11,11 @@
 #                      (budgeted ones included) -> sweep.csv
 #   3. make scaling    10^2..10^6 buffers (REF_SCALING_SEEDS, default "1 2")
 #   4. make bench-cli  hyperfine whole-command times
-#   5. make plots      from the copies in results/reference/
+#   5. make baselines  every planner on minimalloc's suite + the real corpus
+#   6. make transforms reordering and in-place reuse
+#   7. make plots      from the copies in results/reference/
+# REF_STEPS (default "1 2 3 4 5 6") picks steps to redo; the copies of the
+# other steps' CSVs already in results/reference/ are kept.
 # Local results/*.csv are moved aside first and restored at the end, so a
 # reference run never clobbers a user's own run.
 set -eu
@@ -28,17 +32,35 @@ restore() { for f in "$keep"/*; do [ -e "$f" ] && mv "$f" results/; done; rmdir 
 trap restore EXIT INT TERM
 
 say() { printf '\nreference: %s\n' "$*" >&2; }
-say "1/5 make bench"
-make --no-print-directory BUILD="$BUILD" -j"$jobs" bench
-say "2/5 make sweep (zoo, every alignment and planner)"
-make --no-print-directory BUILD="$BUILD" -j"$jobs" sweep CORPUS_DIRS=graphs/zoo
-say "3/5 make scaling"
-SCALING_SEEDS=${REF_SCALING_SEEDS:-1 2} make --no-print-directory BUILD="$BUILD" scaling
-say "4/5 make bench-cli"
-make --no-print-directory BUILD="$BUILD" bench-cli
+steps=${REF_STEPS:-1 2 3 4 5 6}
+want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
+if want 1; then
+	say "1/7 make bench"
+	make --no-print-directory BUILD="$BUILD" -j"$jobs" bench
+fi
+if want 2; then
+	say "2/7 make sweep (zoo, every alignment and planner)"
+	make --no-print-directory BUILD="$BUILD" -j"$jobs" sweep CORPUS_DIRS=graphs/zoo
+fi
+if want 3; then
+	say "3/7 make scaling"
+	SCALING_SEEDS=${REF_SCALING_SEEDS:-1 2} make --no-print-directory BUILD="$BUILD" scaling
+fi
+if want 4; then
+	say "4/7 make bench-cli"
+	make --no-print-directory BUILD="$BUILD" bench-cli
+fi
+if want 5; then
+	say "5/7 make baselines"
+	make --no-print-directory BUILD="$BUILD" -j"$jobs" baselines
+fi
+if want 6; then
+	say "6/7 make transforms"
+	make --no-print-directory BUILD="$BUILD" -j"$jobs" transforms
+fi
 for f in results/*.csv results/*.meta; do
 	[ -e "$f" ] && cp "$f" "$ref/"
 done
-say "5/5 figures from $ref"
+say "7/7 figures from $ref"
 RESULTS_DIR="$ref" PLOTS_OUT="$ref/figures" FORMATS="svg png" sh scripts/plots.sh
 say "done: $ref (commit it on purpose)"
