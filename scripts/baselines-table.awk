@@ -9,33 +9,10 @@
 #                       excluded), exact ($^*$: proven optimal)
 #   baselines.tex       \newcommand macros quoted in the text
 #
-#   awk -F, -v dir=paper/generated -f scripts/baselines-table.awk FILE
+#   awk -F, -v dir=paper/generated -f scripts/common.awk -f scripts/baselines-table.awk FILE
 # Rows with valid != yes never count as results: they are listed in the
 # "invalid" column, so a broken planner cannot improve its own row.
 
-function tex(s) { gsub(/[{}$&#%_]/, "\\\\&", s); return s }
-function tt(s) { return "\\texttt{" tex(s) "}" }
-function nsfmt(t) {
-	if (t == "") return "--"
-	if (t >= 1e9) return sprintf("%.3g\\,s", t / 1e9)
-	if (t >= 1e6) return sprintf("%.3g\\,ms", t / 1e6)
-	if (t >= 1e3) return sprintf("%.3g\\,\\textmu{}s", t / 1e3)
-	return sprintf("%.0f\\,ns", t)
-}
-function nsort(a, n,    gap, i, j, t) {
-	for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
-		for (i = gap + 1; i <= n; i++) {
-			t = a[i]
-			for (j = i; j > gap && a[j - gap] > t; j -= gap)
-				a[j] = a[j - gap]
-			a[j] = t
-		}
-}
-function commas(x,    s, r) {
-	s = sprintf("%d", x); r = ""
-	while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
-	return s r
-}
 NR == 1 {
 	for (i = 1; i <= NF; i++) c[$i] = i
 	split("graph family planner cost_class lower_bound_bytes valid peak_bytes optimal plan_ns buffers", need, " ")
@@ -69,7 +46,7 @@ END {
 		med = m ? ((m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : ""
 		printf "%s & %s & %s & %d/%d & %s & %d/%d & %s & %s & %d & %d \\\\\n", tt(p), cost[p], \
 			gm(p, "m"), atlb[p, "m"], n[p, "m"], gm(p, "r"), atlb[p, "r"], n[p, "r"], \
-			nsfmt(med), (m ? nsfmt(tmax[p]) : "--"), opt[p, "m"] + opt[p, "r"], invalid[p] + 0 > out
+			(m ? nsfmt(med) : "--"), (m ? nsfmt(tmax[p]) : "--"), opt[p, "m"] + opt[p, "r"], invalid[p] + 0 > out
 		if (cost[p] == "fast" && p != "best_of" && n[p, "r"] && (best == "" || exp(slog[p, "r"] / n[p, "r"]) < bestv)) {
 			best = p; bestv = exp(slog[p, "r"] / n[p, "r"])
 		}

@@ -9,28 +9,11 @@
 #   tab-order.tex     table body: size order against first-use order (claim 2)
 #   claims.tex        the two claims, stated from the numbers
 #
-#   awk -F, -v dir=paper/generated -v known="linear ..." [-v align=N] FILE
+#   awk -F, -v dir=paper/generated -v known="linear ..." [-v align=N] -f scripts/common.awk -f scripts/paper-numbers.awk FILE
 #
 # align: the alignment every table uses (default: the smallest in FILE).
 
-function tex(s) {
-	gsub(/\\/, "\\textbackslash{}", s)
-	gsub(/[{}$&#%_]/, "\\\\&", s)
-	gsub(/\^/, "\\textasciicircum{}", s)
-	gsub(/~/, "\\textasciitilde{}", s)
-	return s
-}
-function tt(s) { return "\\texttt{" tex(s) "}" }
 
-function nsort(a, n,    gap, i, j, t) {
-	for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
-		for (i = gap + 1; i <= n; i++) {
-			t = a[i]
-			for (j = i; j > gap && a[j - gap] > t; j -= gap)
-				a[j] = a[j - gap]
-			a[j] = t
-		}
-}
 # Median of a[1..n] (sorts a).
 function median(a, n) {
 	if (n == 0) return ""
@@ -51,12 +34,6 @@ function pct(x,    t) {
 	return t "\\,\\%"
 }
 function r2(x) { return sprintf("%.2f", x) }
-function nsfmt(t) {
-	if (t >= 1e9) return sprintf("%.3g\\,s", t / 1e9)
-	if (t >= 1e6) return sprintf("%.3g\\,ms", t / 1e6)
-	if (t >= 1e3) return sprintf("%.3g\\,\\textmu{}s", t / 1e3)
-	return sprintf("%.0f\\,ns", t)
-}
 function graphs(n) { return n (n == 1 ? " graph" : " graphs") }
 function macro(name, val) { printf "\\newcommand{\\%s}{%s}\n", name, val > numbers }
 

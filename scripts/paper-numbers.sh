@@ -30,7 +30,7 @@ rm -rf "$gen.tmp"
 mkdir -p "$gen.tmp"
 known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
 awk -F, -v dir="$gen.tmp" -v known="$known" -v align="${PAPER_ALIGN:-}" \
-	-f scripts/paper-numbers.awk "$dir/results.csv"
+	-f scripts/common.awk -f scripts/paper-numbers.awk "$dir/results.csv"
 
 # The machine and revision.
 awk -v origin="$origin" -v file="$dir/results.meta" -v csv="$dir/results.csv" '
@@ -100,7 +100,7 @@ if [ -f "$base_csv" ]; then
 	awk -F, -v need="graph,family,planner,cost_class,lower_bound_bytes,valid,peak_bytes,optimal,plan_ns" \
 		-v uint="lower_bound_bytes,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
 		-f scripts/csvcheck.awk "$base_csv"
-	awk -F, -v dir="$gen.tmp" -f scripts/baselines-table.awk "$base_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/common.awk -f scripts/baselines-table.awk "$base_csv"
 else
 	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
 fi
@@ -116,7 +116,7 @@ if [ -f "$tr_csv" ]; then
 	awk -F, -v need="graph,family,planner,options,valid,lower_bound_bytes,lower_bound_original_bytes,peak_bytes" \
 		-v uint="lower_bound_bytes,lower_bound_original_bytes,peak_bytes" -v uopt="plan_ns,reorder_ns" -v enums="valid=yes|no" \
 		-f scripts/csvcheck.awk "$tr_csv"
-	awk -F, -v dir="$gen.tmp" -f scripts/transforms-table.awk "$tr_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/common.awk -f scripts/transforms-table.awk "$tr_csv"
 else
 	say "no transforms.csv (local or reference): the paper has no transforms section (run 'make transforms')"
 fi

@@ -16,17 +16,6 @@ function note(msg) { printf "plots: %s\n", msg > "/dev/stderr" }
 # gnuplot string literal (double quotes, no escapes inside).
 function gq(s) { gsub(/["\\]/, "'", s); return "\"" s "\"" }
 
-# Sorts a[1..n] numerically (shell sort; n is at most a few thousand).
-function nsort(a, n,    gap, i, j, t) {
-	for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
-		for (i = gap + 1; i <= n; i++) {
-			t = a[i]
-			for (j = i; j > gap && a[j - gap] > t; j -= gap)
-				a[j] = a[j - gap]
-			a[j] = t
-		}
-}
-
 # Sorts the planner names seen: the known ones in style.gp order, then the
 # rest alphabetically.  Fills ord[1..] and returns the count.
 function order_planners(seen, ord,    nk, k, i, n, rest, nr, p) {

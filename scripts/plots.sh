@@ -142,7 +142,7 @@ done
 
 awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
-	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/plotdata.awk "$dir/results.csv"
+	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/common.awk -f scripts/plotdata.awk "$dir/results.csv"
 
 # draw NAME [VARS]: plots/NAME.gp once per format, the formats in parallel.
 draw() {
@@ -166,7 +166,7 @@ draw cdf
 
 # 4. scaling (optional).
 if [ -n "$scaling_csv" ]; then
-	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$scaling_csv"
+	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/common.awk -f scripts/plotdata.awk "$scaling_csv"
 	draw scaling "meta_name='meta_scaling'"
 else
 	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
@@ -197,12 +197,12 @@ else
 	sweep_file=$dir/results.csv
 	sweep_meta=""
 fi
-awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/plotdata.awk "$sweep_file"
+awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/common.awk -f scripts/plotdata.awk "$sweep_file"
 draw sweep "$sweep_meta sweep_src='$sweep_src'"
 
 # 7. whole-command times (optional).
 if [ -n "$hyperfine_csv" ]; then
-	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/plotdata.awk "$data/hyperfine.in"
+	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/common.awk -f scripts/plotdata.awk "$data/hyperfine.in"
 	draw hyperfine "meta_name='meta_hyperfine'"
 else
 	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"

@@ -7,26 +7,10 @@
 #                       run) without and with both; the reordering time
 #   transforms.tex      \newcommand macros quoted in the text
 #
-#   awk -F, -v dir=paper/generated -f scripts/transforms-table.awk FILE
+#   awk -F, -v dir=paper/generated -f scripts/common.awk -f scripts/transforms-table.awk FILE
 # Only valid rows count.
 
-function tex(s) { gsub(/[{}$&#%_]/, "\\\\&", s); return s }
-function tt(s) { return "\\texttt{" tex(s) "}" }
-function commas(x,    s, r) {
-	s = sprintf("%d", x); r = ""
-	while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
-	return s r
-}
 function pct(a, b) { return b > 0 ? sprintf("%.1f", 100 * (1 - a / b)) : "--" }
-function nsort(a, n,    gap, i, j, t) {
-	for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
-		for (i = gap + 1; i <= n; i++) {
-			t = a[i]
-			for (j = i; j > gap && a[j - gap] > t; j -= gap)
-				a[j] = a[j - gap]
-			a[j] = t
-		}
-}
 function msfmt(t) { return t >= 1e6 ? sprintf("%.3g\\,ms", t / 1e6) : sprintf("%.3g\\,\\textmu{}s", t / 1e3) }
 NR == 1 {
 	for (i = 1; i <= NF; i++) c[$i] = i

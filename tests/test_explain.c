@@ -30,6 +30,7 @@
 
 #include "explain.h"
 #include "suite.h"
+#include "testutil.h"
 #include "tflite_writer.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -55,30 +56,12 @@ static char tmpdir[PATH_MAX];
 
 static void make_tmpdir(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_explain.XXXXXX",
-		 t && *t ? t : "/tmp");
-	cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	tu_tmpdir_make(tmpdir, sizeof(tmpdir), "test_explain");
 }
 
 static void remove_tmpdir(void)
 {
-	DIR *d = opendir(tmpdir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char p[PATH_MAX + 256];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(tmpdir);
+	tu_tmpdir_remove(tmpdir);
 }
 
 TestSuite(explain, .init = make_tmpdir, .fini = remove_tmpdir);

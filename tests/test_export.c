@@ -168,30 +168,12 @@ static char tmpdir[PATH_MAX];
 
 static void make_tmpdir(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_export.XXXXXX",
-		 t && *t ? t : "/tmp");
-	cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	tu_tmpdir_make(tmpdir, sizeof(tmpdir), "test_export");
 }
 
 static void remove_tmpdir(void)
 {
-	DIR *d = opendir(tmpdir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char p[PATH_MAX + 256];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(tmpdir);
+	tu_tmpdir_remove(tmpdir);
 }
 
 TestSuite(byte_fixture, .init = make_tmpdir, .fini = remove_tmpdir);

@@ -1,10 +1,14 @@
 /* Helpers shared by the test files. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -124,4 +128,31 @@ bool tu_dir_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void tu_tmpdir_make(char *dir, size_t len, const char *prefix)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, len, "%s/%s.XXXXXX", t && *t ? t : "/tmp", prefix);
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+}
+
+void tu_tmpdir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char p[PATH_MAX + 256];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
 }

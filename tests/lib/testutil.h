@@ -28,5 +28,9 @@ char *tu_slurp(const char *path, size_t *len);
 /* Runs a shell command, returns its exit status; output into *out. */
 int tu_run(const char *cmd, char **out);
 bool tu_dir_exists(const char *path);
+/* A fresh scratch directory $TMPDIR/PREFIX.XXXXXX into dir (len bytes),
+ * and its removal with the files in it (not recursive). */
+void tu_tmpdir_make(char *dir, size_t len, const char *prefix);
+void tu_tmpdir_remove(const char *dir);
 
 #endif
