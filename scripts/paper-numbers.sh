@@ -57,11 +57,17 @@ awk -f scripts/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
 
 # Scaling slopes (optional): the local run's, else the committed
 # reference's (said), as the plots do.
-scaling_csv=$dir/scaling.csv
-if [ ! -f "$scaling_csv" ] && [ -f "$res/reference/scaling.csv" ]; then
-	scaling_csv=$res/reference/scaling.csv
-	say "no $dir/scaling.csv: the scaling table uses the committed reference's $scaling_csv"
-fi
+# optional_csv NAME WHAT: the path of an optional CSV: the local run's,
+# else the committed reference's (said), else a path that does not exist.
+optional_csv() {
+	if [ ! -f "$dir/$1" ] && [ -f "$res/reference/$1" ]; then
+		say "no $dir/$1: $2 uses the committed reference's $res/reference/$1"
+		echo "$res/reference/$1"
+	else
+		echo "$dir/$1"
+	fi
+}
+scaling_csv=$(optional_csv scaling.csv "the scaling table")
 # Scaling slopes (optional).
 if [ -f "$scaling_csv" ]; then
 	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers" -v uopt="plan_ns" \
@@ -91,11 +97,7 @@ fi
 
 # The planner table of issue 7 (optional): `make baselines`, local run
 # else the committed reference's (said).
-base_csv=$dir/baselines.csv
-if [ ! -f "$base_csv" ] && [ -f "$res/reference/baselines.csv" ]; then
-	base_csv=$res/reference/baselines.csv
-	say "no $dir/baselines.csv: the planner table uses the committed reference's $base_csv"
-fi
+base_csv=$(optional_csv baselines.csv "the planner table")
 if [ -f "$base_csv" ]; then
 	awk -F, -v need="graph,family,planner,cost_class,lower_bound_bytes,valid,peak_bytes,optimal,plan_ns" \
 		-v uint="lower_bound_bytes,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
@@ -107,11 +109,7 @@ fi
 
 # Reordering and in-place reuse (optional): `make transforms`, local run
 # else the committed reference's (said).
-tr_csv=$dir/transforms.csv
-if [ ! -f "$tr_csv" ] && [ -f "$res/reference/transforms.csv" ]; then
-	tr_csv=$res/reference/transforms.csv
-	say "no $dir/transforms.csv: the transforms section uses the committed reference's $tr_csv"
-fi
+tr_csv=$(optional_csv transforms.csv "the transforms section")
 if [ -f "$tr_csv" ]; then
 	awk -F, -v need="graph,family,planner,options,valid,lower_bound_bytes,lower_bound_original_bytes,peak_bytes" \
 		-v uint="lower_bound_bytes,lower_bound_original_bytes,peak_bytes" -v uopt="plan_ns,reorder_ns" -v enums="valid=yes|no" \
