@@ -33,7 +33,7 @@
  * raises the bound, a run out of nodes only moves the bottom); then the
  * rest of the budget on C = peak - g.  The incumbent is best_of's plan.
  * optimal = yes iff the peak equals the proven bound.
- * Budget: search nodes, default min(10^6, 4 x 10^8 / m) (--budget N); the
+ * Budget: search nodes, default min(10^6, 2 x 10^8 / m) (--budget N); the
  * wall-clock safety stop only interrupts and sets stopped_by = time.
  * Deterministic: no randomness, node counts are the only limit.
  * Complexity: per node O(k log k + overlaps + sections of the piece +
@@ -58,9 +58,9 @@
 #include "search.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
- * costs O(m); about 3 s for the hardest minimalloc problem (D, m = 213). */
+ * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */
 #define DEFAULT_NODES 1000000ull
-#define DEFAULT_WORK 400000000ull
+#define DEFAULT_WORK 200000000ull
 #define MAX_SEARCHED 4000
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3

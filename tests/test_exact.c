@@ -18,6 +18,8 @@
  *    minimalloc's best on D and J, with the default budget.
  *  - every plan returned passes the geometric and the execution check;
  *    iterations never exceed the budget; two runs give the same offsets.
+ *  - local_search's evaluator (ab_place_suffix_within, planners/lib/
+ *    search.c) against full placements, and local_search itself.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "arenabench.h"
+#include "search.h"
 
 #define MINIMALLOC_DIR "../shared/problems/minimalloc"
 
@@ -416,5 +419,138 @@ Test(exact, small_budget_reports_unknown)
 	cr_expect_eq(plan.best_bound, 986112);
 	cr_expect_eq(plan.iterations, 2000);
 	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
+/* ------------------------------------- local_search's evaluator, search.c */
+
+/*
+ * ab_place_suffix_within (planners/lib/search.c) re-places an order from a
+ * position on, the buffers before it keeping their offsets: on a random
+ * problem, for orders that share a prefix, it must give exactly what a
+ * full ab_place_in_order gives, for both rules, and stop early (top above
+ * the limit) when the limit is below the full peak.
+ */
+Test(local_search, suffix_re_placement_matches_a_full_placement)
+{
+	struct ab_problem p = { 0 };
+	struct ab_plan_options o = { .align = 8 };
+	uint64_t seed = 31337;
+	/* orders that agree on their first `from` entries: the second has
+	 * the first's suffix reversed */
+	const size_t n = 300;
+	uint32_t *first = malloc(n * sizeof(*first));
+	uint32_t *second = malloc(n * sizeof(*second));
+	uint64_t *full = malloc(n * sizeof(*full));
+	uint64_t *part = malloc(n * sizeof(*part));
+
+	cr_assert(first && second && full && part);
+	cr_assert_eq(ab_problem_alloc(&p, n), 0);
+	p.name = strdup("suffix");
+	p.steps = 60;
+	for (size_t i = 0; i < n; i++) {
+		int32_t a = (int32_t)(lcg(&seed) % 60);
+		int32_t l = (int32_t)(lcg(&seed) % 8);
+
+		set_buffer(&p, i, a, a + l < 60 ? a + l : 59,
+			   1 + lcg(&seed) % 500);
+		first[i] = (uint32_t)i;
+	}
+	for (size_t i = n; i-- > 1;) { /* a random order */
+		size_t j = lcg(&seed) % (i + 1);
+		uint32_t t = first[i];
+
+		first[i] = first[j];
+		first[j] = t;
+	}
+	for (int rule = AB_FIT_FIRST; rule <= AB_FIT_BEST; rule++) {
+		const size_t froms[] = { 0, 1, 77, 150, 299 };
+
+		for (size_t f = 0; f < sizeof(froms) / sizeof(froms[0]); f++) {
+			size_t from = froms[f];
+			uint64_t top_full, top_part, top_first;
+
+			memcpy(second, first, n * sizeof(*first));
+			for (size_t j = from; j < n; j++)
+				second[j] = first[n - 1 - (j - from)];
+			cr_assert_eq(ab_place_in_order(&p, &o, first, n, rule,
+						       part, &top_first), 0);
+			cr_assert_eq(ab_place_in_order(&p, &o, second, n, rule,
+						       full, &top_full), 0);
+			cr_assert_eq(ab_place_suffix_within(&p, &o, second, n,
+							    from, rule,
+							    UINT64_MAX, part,
+							    &top_part), 0);
+			cr_expect_eq(top_part, top_full, "rule %d from %zu",
+				     rule, from);
+			cr_expect_eq(memcmp(part, full, n * sizeof(*full)), 0,
+				     "rule %d from %zu", rule, from);
+			/* limit 0: the first buffer placed ends above it, so
+			 * with from = 0 only second[0] is placed (at 0), and
+			 * with from > 0 the kept prefix is already above it
+			 * and nothing is placed; the rest keep the sentinel */
+			for (size_t j = 0; j < n; j++)
+				part[j] = UINT64_MAX;
+			for (size_t j = 0; j < from; j++)
+				part[second[j]] = full[second[j]];
+			cr_assert_eq(ab_place_suffix_within(&p, &o, second, n,
+							    from, rule, 0,
+							    part, &top_part), 0);
+			cr_expect_gt(top_part, 0);
+			for (size_t j = from; j < n; j++)
+				cr_expect_eq(part[second[j]],
+					     from == 0 && j == 0 ? 0
+								 : UINT64_MAX,
+					     "rule %d from %zu, entry %zu", rule,
+					     from, j);
+		}
+	}
+	free(first);
+	free(second);
+	free(full);
+	free(part);
+	ab_problem_free(&p);
+}
+
+/* local_search: valid, deterministic, never above its start (size order,
+ * the better of first and best fit), iterations = the budget unless it
+ * reached the bound. */
+Test(local_search, deterministic_valid_and_not_worse_than_its_start)
+{
+	const struct ab_planner *ls = ab_planner_find("local_search");
+	struct piece pcs[128] = { { 0, 30, 0, 1000 } };
+	uint64_t seed = 777, start_ff, start_bf;
+	size_t n = cut(pcs, 1, 70, 3, &seed);
+	struct ab_plan_options o = { .align = 4, .seed = 5, .budget = 400 };
+	struct ab_problem p = { 0 };
+	struct ab_plan a, b;
+	struct ab_check_result res;
+	uint32_t *order;
+	uint64_t *off;
+
+	rectangle_problem(pcs, n, 31, &p);
+	p.buf[3].last += 1; /* no longer a perfect tiling */
+	order = malloc(n * sizeof(*order));
+	off = malloc(n * sizeof(*off));
+	cr_assert(order && off);
+	cr_assert_eq(ab_order_size_desc(&p, order), 0);
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_FIRST, off,
+				       &start_ff), 0);
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_BEST, off,
+				       &start_bf), 0);
+	cr_assert_not_null(ls);
+	cr_assert_eq(ab_plan_alloc(&a, n), 0);
+	cr_assert_eq(ab_plan_alloc(&b, n), 0);
+	cr_assert_eq(ls->plan(&p, &o, &a), 0);
+	cr_assert_eq(ls->plan(&p, &o, &b), 0);
+	cr_assert_eq(ab_validate_plan(&p, &a, 4, &res), AB_PLAN_VALID);
+	cr_expect_eq(memcmp(a.offset, b.offset, n * sizeof(*a.offset)), 0);
+	cr_expect_leq(a.peak, start_ff < start_bf ? start_ff : start_bf);
+	if (a.optimal != AB_OPTIMAL_YES)
+		cr_expect_eq(a.iterations, 400);
+	free(order);
+	free(off);
+	ab_plan_free(&a);
+	ab_plan_free(&b);
 	ab_problem_free(&p);
 }
