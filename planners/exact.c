@@ -1,55 +1,58 @@
 /*
- * exact: a complete branch and bound over canonical placements.
+ * exact: a complete branch and bound over canonical placements; reports
+ * whether it proved the optimum.
  *
- * The decision "does everything fit in C bytes?":
- *  - Canonical plans (minimalloc, Moffitt 2023): every plan can be pushed
- *    down until no buffer can move lower on its own; sorted by (offset,
- *    rank), such a plan puts each buffer at its floor, the highest aligned
- *    end of the already placed buffers that overlap it in time.  A node
- *    branches on the unplaced buffers at their floors in (floor, rank)
- *    order, skipping those before the last placement in that order
- *    (symmetry: each canonical plan is reached once).
- *  - Dominance: a placement at or above some unplaced buffer's floor +
- *    size would leave that buffer a hole to drop into: the scan stops.
- *  - Section bound: a section is a run of steps with one live set; its
- *    unplaced buffers stack, from the lowest of their floors and from the
- *    last placement's offset, below C.  Each takes its size rounded up to
- *    the alignment gcd, except the top one.  Kept per section by a
- *    "witness" (see set_witness), so a placement costs no rescan of
- *    sections whose witness it did not move.
- *  - Decomposition: once no unplaced buffer crosses a section boundary,
- *    the two sides are independent: each piece is searched on its own
- *    with its own preorder computed afresh, and a piece with no completion
- *    fails the node without retrying the others (minimalloc's dynamic
- *    decomposition).
- *  - Preorders: minimalloc's three (width/area/total rotations), round
- *    robin with node limits doubling from 2m; a run that finishes under
- *    its limit is exhaustive, so NOT_FOUND proves C infeasible.
- * Optimisation: every canonical peak is a multiple of the granule g (gcd
- * of sizes and alignments).  The bound starts at max(live-bytes bound,
- * aligned section bound), rounded up to g.  C = bound first with a
- * quarter of the budget; then bisection between the bound and the
- * incumbent's peak - g (a plan lowers the top to its peak - g, a proof
- * raises the bound, a run out of nodes only moves the bottom); then the
- * rest of the budget on C = peak - g.  The incumbent is best_of's plan.
- * optimal = yes iff the peak equals the proven bound.
- * Budget: search nodes, default min(10^6, 2 x 10^8 / m) (--budget N); the
- * wall-clock safety stop only interrupts and sets stopped_by = time.
- * Deterministic: no randomness, node counts are the only limit.
- * Complexity: per node O(k log k + overlaps + sections of the piece +
+ * Algorithm (steps 1-5 decide "does everything fit in C bytes?"):
+ *  1. Canonical plans (minimalloc): every plan can be pushed down until
+ *     no buffer can move lower on its own; sorted by (offset, rank), such
+ *     a plan puts each buffer at its floor, the highest aligned end of the
+ *     placed buffers that overlap it in time.  A node branches on the
+ *     unplaced buffers at their floors in (floor, rank) order, skipping
+ *     those before the last placement in that order (symmetry: each
+ *     canonical plan is reached once).
+ *  2. Dominance: a placement at or above some unplaced buffer's floor +
+ *     size would leave that buffer a hole to drop into: the scan stops.
+ *  3. Section bound: a section is a run of steps with one live set; its
+ *     unplaced buffers stack, from the lowest of their floors and from the
+ *     last placement's offset, below C, each but the top one taking its
+ *     size rounded up to the alignment gcd.  A "witness" per section (see
+ *     set_witness) keeps this exact at the cost of rescanning a section
+ *     only when a placement moves its witness.
+ *  4. Decomposition: once no unplaced buffer crosses a section boundary,
+ *     the two sides are independent: each piece is searched alone, with
+ *     its preorder computed afresh from what is left, and a piece with no
+ *     completion fails the node without retrying the others.
+ *  5. Preorders: minimalloc's three (width, area and section total in
+ *     three lexicographic orders), round robin with node limits doubling
+ *     from 2m; a run that ends under its limit was exhaustive, so its
+ *     NOT_FOUND proves C infeasible.
+ *  6. Optimisation over C: every canonical peak is a multiple of the
+ *     granule g (gcd of sizes and alignments).  The bound starts at
+ *     max(live-bytes bound, aligned section bound) rounded up to g.
+ *     C = bound first with a quarter of the budget; then bisection
+ *     between the bound and the incumbent's peak - g (a plan lowers the
+ *     top to its own peak - g, a proof raises the bound, a run out of
+ *     nodes only moves the bottom up); then the rest of the budget on
+ *     C = peak - g.  The first incumbent is best_of's plan.  optimal =
+ *     yes iff the peak equals the proven bound.
+ * Notes: the budget counts search nodes, default min(10^6, 2 x 10^8 / m)
+ * (a node costs O(m)); the wall-clock safety stop only interrupts and sets
+ * stopped_by = time; no randomness, so runs are deterministic.
+ * Complexity: per node O(k + r log r + overlaps + sections of the piece +
  * members of the sections whose witness moved), k = unplaced buffers of
- * the piece; exponential in the worst case (the problem is NP-hard).
- * Problems with more than MAX_SEARCHED buffers or MAX_PAIRS overlapping
- * pairs are not searched (best_of's plan is returned).
+ * the piece, r = those the last placement raised; exponential in the
+ * worst case (the problem is NP-hard).  Problems with more than 4000
+ * buffers or 2 x 10^7 overlapping pairs are not searched (best_of's plan).
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023, and the public
  * google/minimalloc solver (canonical plans, section inference, dominance,
- * dynamic decomposition with per-piece preorders, round robin); own code;
- * the witnesses, the aligned section bound, the granule and the
- * optimisation loop are arenabench's.
+ * dynamic decomposition with per-piece preorders, round robin); own code.
+ * Witnesses, the aligned section bound, the granule and the optimisation
+ * loop are arenabench's.
  * Weak spots: proving infeasibility just below an optimum that is above
- * the bound can take exponentially many nodes (minimalloc D, J; id_model
- * at alignment >= 16); the bisection treats a run out of nodes as "no".
+ * every bound can take exponentially many nodes (minimalloc D and J;
+ * id_model at alignment >= 16); the bisection takes a run out of nodes
+ * for "no".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -84,10 +87,13 @@ struct undo {
 	uint32_t aux;  /* a section's old witness */
 	uint64_t old;  /* a buffer's old floor */
 };
-struct rank_key;
-struct candidate {
+struct candidate { /* order_candidates */
 	uint64_t floor;
 	uint32_t rank, b;
+};
+struct rank_key { /* rerank */
+	uint64_t key[3];
+	uint32_t b;
 };
 #define LOG_SECTION 0x80000000u
 #define NO_WITNESS UINT32_MAX
@@ -150,6 +156,11 @@ static int log_push(struct exact *x, uint32_t what, uint32_t aux)
 	return 0;
 }
 
+static bool is_placed(const struct exact *x, uint32_t b)
+{
+	return x->min_off[b] == PLACED;
+}
+
 static int stack_room(struct exact *x, size_t need)
 {
 	if (x->n_stk + need > x->cap_stk) {
@@ -175,11 +186,6 @@ static int stack_room(struct exact *x, size_t need)
  * the offset of the last placement as the floor, is checked per node with
  * the largest section total.)
  */
-static bool is_placed(const struct exact *x, uint32_t b)
-{
-	return x->min_off[b] == PLACED;
-}
-
 static void set_witness(struct exact *x, uint32_t s, uint32_t w)
 {
 	if (x->witness[s] != NO_WITNESS)
@@ -299,10 +305,68 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 		  size_t kp, uint32_t raised_at, uint64_t last_off,
 		  uint32_t last_rank);
 
-struct rank_key {
-	uint64_t key[3];
-	uint32_t b;
-};
+static bool before(const struct exact *x, uint32_t a, uint32_t b)
+{
+	return x->min_off[a] < x->min_off[b] ||
+	       (x->min_off[a] == x->min_off[b] && x->rank[a] < x->rank[b]);
+}
+
+static int cmp_candidate(const void *pa, const void *pb)
+{
+	const struct candidate *a = pa, *b = pb;
+
+	if (a->floor != b->floor)
+		return a->floor < b->floor ? -1 : 1;
+	return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Writes the unplaced buffers of the list stk[at..at+kp) to c sorted by
+ * (floor, rank) and returns their number.  If raised_at is the clock of
+ * the placement since which the list was sorted, only the buffers that
+ * placement raised are out of order: they are sorted apart and merged
+ * back.  raised_at = 0: sort everything. */
+static size_t order_candidates(struct exact *x, size_t at, size_t kp,
+			       uint32_t raised_at, uint32_t *c)
+{
+	struct candidate *r = x->scratch;
+	size_t k = 0, n_r = 0, i, j;
+
+	for (size_t q = 0; q < kp; q++) {
+		uint32_t b = x->stk[at + q];
+
+		if (is_placed(x, b))
+			continue;
+		if (!raised_at || x->raised[b] == raised_at) {
+			r[n_r].floor = x->min_off[b];
+			r[n_r].rank = x->rank[b];
+			r[n_r++].b = b;
+		} else {
+			c[k++] = b;
+		}
+	}
+	if (n_r > 24) {
+		qsort(r, n_r, sizeof(*r), cmp_candidate);
+	} else {
+		for (i = 1; i < n_r; i++) {
+			struct candidate t = r[i];
+
+			for (j = i; j > 0 && cmp_candidate(&r[j - 1], &t) > 0;
+			     j--)
+				r[j] = r[j - 1];
+			r[j] = t;
+		}
+	}
+	/* merge from the back */
+	i = k;
+	j = n_r;
+	for (size_t w = k + n_r; w-- > 0;) {
+		if (j > 0 && (i == 0 || before(x, c[i - 1], r[j - 1].b)))
+			c[w] = r[--j].b;
+		else
+			c[w] = c[--i];
+	}
+	return k + n_r;
+}
 
 static int cmp_rank_key(const void *pa, const void *pb)
 {
@@ -394,69 +458,6 @@ static int solve_pieces(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 	return FOUND;
 }
 
-static bool before(const struct exact *x, uint32_t a, uint32_t b)
-{
-	return x->min_off[a] < x->min_off[b] ||
-	       (x->min_off[a] == x->min_off[b] && x->rank[a] < x->rank[b]);
-}
-
-static int cmp_candidate(const void *pa, const void *pb)
-{
-	const struct candidate *a = pa, *b = pb;
-
-	if (a->floor != b->floor)
-		return a->floor < b->floor ? -1 : 1;
-	return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
-/* Writes the unplaced buffers of the list stk[at..at+kp) to c sorted by
- * (floor, rank) and returns their number.  If raised_at is the clock of
- * the placement since which the list was sorted, only the buffers that
- * placement raised are out of order: they are sorted apart and merged
- * back.  raised_at = 0: sort everything. */
-static size_t order_candidates(struct exact *x, size_t at, size_t kp,
-			       uint32_t raised_at, uint32_t *c)
-{
-	struct candidate *r = x->scratch;
-	size_t k = 0, n_r = 0, i, j;
-
-	for (size_t q = 0; q < kp; q++) {
-		uint32_t b = x->stk[at + q];
-
-		if (is_placed(x, b))
-			continue;
-		if (!raised_at || x->raised[b] == raised_at) {
-			r[n_r].floor = x->min_off[b];
-			r[n_r].rank = x->rank[b];
-			r[n_r++].b = b;
-		} else {
-			c[k++] = b;
-		}
-	}
-	if (n_r > 24) {
-		qsort(r, n_r, sizeof(*r), cmp_candidate);
-	} else {
-		for (i = 1; i < n_r; i++) {
-			struct candidate t = r[i];
-
-			for (j = i; j > 0 && cmp_candidate(&r[j - 1], &t) > 0;
-			     j--)
-				r[j] = r[j - 1];
-			r[j] = t;
-		}
-	}
-	/* merge from the back */
-	i = k;
-	j = n_r;
-	for (size_t w = k + n_r; w-- > 0;) {
-		if (j > 0 && (i == 0 || before(x, c[i - 1], r[j - 1].b)))
-			c[w] = r[--j].b;
-		else
-			c[w] = c[--i];
-	}
-	return k + n_r;
-}
-
 /* One node: the piece [lo, hi) whose candidates are the unplaced buffers
  * of the parent's list stk[at..at+kp); the last placement was (last_off,
  * last_rank). */
@@ -503,7 +504,7 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 		if (off >= min_height)
 			break; /* dominance: an unplaced buffer fits below */
 		if (off + max_total > x->cap)
-			break; /* section bound at this and every later offset */
+			break; /* section bound, here and at every later offset */
 		if (off < last_off ||
 		    (off == last_off && x->rank[b] < last_rank))
 			continue; /* not canonical */
@@ -698,12 +699,14 @@ static int build_sections(struct exact *x)
 	x->stamp = calloc(x->n_sec + 1, sizeof(*x->stamp));
 	x->affected = malloc((x->n_sec + 1) * sizeof(*x->affected));
 	if (!x->sec_total0 || !x->sec_total || !x->sec_pad || !x->cuts0 ||
-	    !x->cuts || !x->witness || !x->sm_start || !x->stamp || !x->affected)
+	    !x->cuts || !x->witness || !x->sm_start || !x->stamp ||
+	    !x->affected)
 		goto out;
 	for (size_t b = 0; b < m; b++) {
 		const struct ab_buffer *B = &p->buf[x->buf[b]];
 
-		x->sec_lo[b] = (uint32_t)lower_u64(ev, n_ev, (uint64_t)B->first);
+		x->sec_lo[b] = (uint32_t)lower_u64(ev, n_ev,
+						   (uint64_t)B->first);
 		x->sec_hi[b] = (uint32_t)lower_u64(ev, n_ev,
 						   (uint64_t)B->last + 1);
 		cells += x->sec_hi[b] - x->sec_lo[b];
@@ -825,26 +828,30 @@ static int setup(struct exact *x, const struct ab_problem *p,
 	order = malloc((m + 1) * sizeof(*order));
 	first = malloc((m + 1) * sizeof(*first));
 	if (!x->size || !x->asize || !x->align || !x->sec_lo || !x->sec_hi ||
-	    !x->sol || !x->min_off || !x->rank || !x->width || !x->n_witnessed ||
-	    !x->rank_keys || !x->scratch || !x->raised || !order || !first)
+	    !x->sol || !x->min_off || !x->rank || !x->width ||
+	    !x->n_witnessed || !x->rank_keys || !x->scratch || !x->raised ||
+	    !order || !first)
 		goto out;
 	for (size_t b = 0; b < m; b++) {
 		x->size[b] = p->buf[x->buf[b]].size;
 		x->granule = gcd_u64(x->granule, x->size[b]);
 		x->align[b] = ab_effective_align(p, x->buf[b], o);
-		if (x->align[b] > 1)
-			x->granule = gcd_u64(x->granule, x->align[b]);
-		if (x->align[b] > 1)
-			align_gcd = gcd_u64(align_gcd, x->align[b]);
+		align_gcd = gcd_u64(align_gcd, x->align[b]);
 		x->width[b] = (uint64_t)(p->buf[x->buf[b]].last -
 					 p->buf[x->buf[b]].first) + 1;
 		order[b] = (uint32_t)b;
 		first[b] = (uint64_t)p->buf[x->buf[b]].first;
 	}
-	/* Every offset is a multiple of align_gcd, so a buffer with another
-	 * above it uses its size rounded up to that. */
-	for (size_t b = 0; b < m; b++)
+	/* Every offset is a multiple of align_gcd (the gcd of all the
+	 * alignments), so a buffer with another above it uses its size
+	 * rounded up to that.  Canonical offsets are 0, ends of buffers, or
+	 * multiples of an alignment > 1, so they and the peak are multiples
+	 * of the granule, the gcd of the sizes and of the alignments > 1. */
+	for (size_t b = 0; b < m; b++) {
 		x->asize[b] = ab_align_up(x->size[b], align_gcd);
+		if (x->align[b] > 1)
+			x->granule = gcd_u64(x->granule, x->align[b]);
+	}
 	rc = build_sections(x);
 	if (!rc)
 		rc = ab_order_stable_by(order, m, first);
@@ -940,9 +947,9 @@ static int plan_exact(const struct ab_problem *p,
 	}
 	if (rc)
 		goto out_free;
-	x.budget = o->budget ? o->budget
-		   : x.m && DEFAULT_WORK / x.m < DEFAULT_NODES ? DEFAULT_WORK / x.m
-							   : DEFAULT_NODES;
+	x.budget = o->budget ? o->budget : DEFAULT_WORK / x.m;
+	if (!o->budget && x.budget > DEFAULT_NODES)
+		x.budget = DEFAULT_NODES;
 	x.deadline = o->safety_seconds > 0
 			     ? ab_now_seconds() + o->safety_seconds : 0;
 	/* Every canonical plan's offsets and peak are multiples of the
@@ -963,7 +970,7 @@ static int plan_exact(const struct ab_problem *p,
 		int r;
 
 		if (lo > hi) {
-			c = out->peak - g; /* the last question */
+			c = (out->peak - 1) / g * g; /* the last question */
 		} else {
 			c = x.nodes_total ? lo + (hi - lo) / g / 2 * g : lo;
 			if (left / SHARE_DIV > x.m)
@@ -976,7 +983,7 @@ static int plan_exact(const struct ab_problem *p,
 		}
 		if (r == FOUND) {
 			take(&x, out);
-			hi = out->peak - g;
+			hi = (out->peak - 1) / g * g;
 		} else if (r == NOT_FOUND) {
 			bound = c + g;
 			lo = c + g;
@@ -1003,7 +1010,7 @@ out_free:
 
 const struct ab_planner ab_planner_exact = {
 	.name = "exact",
-	.about = "branch and bound over canonical placements with decomposition (minimalloc-style), seeded by best_of",
+	.about = "branch and bound over canonical placements (minimalloc-style), proves optimality; node budget",
 	.cost = AB_COST_BUDGETED,
 	.plan = plan_exact,
 };

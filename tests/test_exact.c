@@ -165,6 +165,7 @@ static bool live_together(const struct ab_buffer *a, const struct ab_buffer *b)
 static void brute(struct brute *s, size_t i, uint64_t peak)
 {
 	const struct ab_problem *p = s->p;
+	uint64_t step;
 
 	if (peak >= s->best)
 		return;
@@ -172,7 +173,8 @@ static void brute(struct brute *s, size_t i, uint64_t peak)
 		s->best = peak;
 		return;
 	}
-	for (uint64_t o = 0; o + p->buf[i].size < s->best; o += s->align) {
+	step = p->buf[i].align > s->align ? p->buf[i].align : s->align;
+	for (uint64_t o = 0; o + p->buf[i].size < s->best; o += step) {
 		bool ok = true;
 
 		for (size_t j = 0; j < i && ok; j++)
@@ -188,9 +190,10 @@ static void brute(struct brute *s, size_t i, uint64_t peak)
 	}
 }
 
-/* 2..max_n buffers, sizes 1..max_size, lifetimes within `steps` steps. */
+/* 2..max_n buffers, sizes 1..max_size, lifetimes within `steps` steps;
+ * mixed: each buffer's own alignment 1, 2 or 4. */
 static void random_problem(struct ab_problem *p, uint64_t *seed, size_t max_n,
-			   uint64_t max_size, int32_t steps)
+			   uint64_t max_size, int32_t steps, bool mixed)
 {
 	size_t n = 2 + lcg(seed) % (max_n - 1);
 
@@ -202,14 +205,14 @@ static void random_problem(struct ab_problem *p, uint64_t *seed, size_t max_n,
 		int32_t b = (int32_t)(lcg(seed) % (uint64_t)steps);
 
 		p->buf[i].size = 1 + lcg(seed) % max_size;
-		p->buf[i].align = 1;
+		p->buf[i].align = mixed ? 1u << (lcg(seed) % 3) : 1;
 		p->buf[i].first = a < b ? a : b;
 		p->buf[i].last = a < b ? b : a;
 	}
 }
 
 static void against_brute_force(uint32_t align, int count, size_t max_n,
-			       uint64_t max_size, int32_t steps)
+				uint64_t max_size, int32_t steps, bool mixed)
 {
 	uint64_t seed = 12345 + align + max_n;
 
@@ -218,9 +221,9 @@ static void against_brute_force(uint32_t align, int count, size_t max_n,
 		struct brute s = { .align = align, .best = UINT64_MAX };
 		struct ab_plan plan;
 
-		random_problem(&p, &seed, max_n, max_size, steps);
+		random_problem(&p, &seed, max_n, max_size, steps, mixed);
 		s.p = &p;
-		s.best = ab_sum_bytes(&p) * align + 1 + align * p.n;
+		s.best = (ab_sum_bytes(&p) + 4 * p.n) * align + 1;
 		brute(&s, 0, 0);
 		run_exact(&p, align, &plan);
 		cr_expect_eq(plan.peak, s.best, "instance %d align %u: exact %llu, "
@@ -236,12 +239,19 @@ static void against_brute_force(uint32_t align, int count, size_t max_n,
 
 Test(exact, tiny_problems_match_brute_force)
 {
-	against_brute_force(1, 300, 6, 5, 5);
+	against_brute_force(1, 300, 6, 5, 5, false);
 }
 
 Test(exact, tiny_problems_match_brute_force_aligned)
 {
-	against_brute_force(4, 300, 6, 5, 5);
+	against_brute_force(4, 300, 6, 5, 5, false);
+}
+
+Test(exact, tiny_problems_match_brute_force_mixed_alignments)
+{
+	/* own alignments 1, 2, 4 mixed: the alignment gcd is 1, so sizes
+	 * are not rounded in the section bound */
+	against_brute_force(1, 300, 6, 5, 5, true);
 }
 
 Test(exact, small_problems_match_brute_force)
@@ -249,9 +259,9 @@ Test(exact, small_problems_match_brute_force)
 	/* 7 buffers of up to 9 bytes over 6 steps; at alignment 4 a few have
 	 * an optimum above every bound exact knows, so only an exhausted
 	 * search proves it */
-	against_brute_force(1, 100, 7, 9, 6);
-	against_brute_force(4, 300, 7, 9, 6);
-	against_brute_force(1, 300, 8, 6, 8);
+	against_brute_force(1, 100, 7, 9, 6, false);
+	against_brute_force(4, 300, 7, 9, 6, false);
+	against_brute_force(1, 300, 8, 6, 8, false);
 }
 
 /* ----------------------------------------------------- aligned bound */
