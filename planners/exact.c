@@ -103,33 +103,34 @@ struct exact {
 	const struct ab_problem *p;
 	size_t m;                  /* searched buffers (size > 0) */
 	uint32_t *buf;             /* search index -> problem index */
-	uint64_t *size, *align;
+	uint64_t *size, *align, *width; /* width = steps live */
+	uint64_t *asize;           /* size rounded up to the alignment gcd */
+	uint64_t granule;          /* gcd of sizes and alignments > 1 */
 	uint32_t *ov_start, *ov;   /* CSR overlap lists */
 	uint32_t *sec_lo, *sec_hi; /* section range [lo, hi) per buffer */
 	size_t n_sec;
-	uint64_t *asize;           /* size rounded up to align_gcd */
 	uint64_t *sec_total0;      /* asize bytes per section */
 	uint64_t *sec_pad;         /* largest asize - size in a section */
 	uint32_t *sm_start, *sm;   /* CSR: buffers live in each section */
 	uint32_t *cuts0;           /* buffers crossing boundary s | s + 1 */
 	uint32_t *pre[N_PREORDERS];/* preorder rank per buffer */
-	/* search state */
-	uint32_t *rank;            /* current rank per buffer */
-	uint64_t *width;           /* steps live */
-	int heuristic;             /* current preorder */
-	struct rank_key *rank_keys;
-	struct candidate *scratch; /* order_candidates */
-	uint32_t *raised;          /* clock of the placement that last raised */
-	uint64_t cap;
-	uint64_t granule;          /* gcd of sizes and alignments */
-	uint64_t *sol, *min_off, *sec_total;
-	uint32_t *cuts;
+	/* one decision's state */
+	uint64_t cap;              /* C */
+	int heuristic;             /* the preorder of this run */
+	uint32_t *rank;            /* current rank (pieces rerank) */
+	uint64_t *min_off;         /* floor of each buffer; PLACED if placed */
+	uint64_t *sol;             /* offset at placement: the plan once FOUND */
+	uint64_t *sec_total;       /* unplaced asize bytes per section */
+	uint32_t *cuts;            /* unplaced buffers crossing s | s + 1 */
 	uint32_t *witness;         /* see set_witness */
 	uint32_t *n_witnessed;     /* sections a buffer is the witness of */
+	uint32_t *raised;          /* clock of the placement that last raised */
 	uint32_t *stamp, *affected, clock;
+	struct rank_key *rank_keys;/* rerank's scratch */
+	struct candidate *scratch; /* order_candidates' scratch */
 	uint32_t *stk;             /* candidate lists, one per frame */
 	size_t n_stk, cap_stk;
-	struct undo *log;
+	struct undo *log;          /* changes to undo, newest last */
 	size_t n_log, cap_log;
 	/* limits */
 	uint64_t nodes, node_limit, nodes_total, budget;
@@ -408,8 +409,10 @@ static void rerank(struct exact *x, uint32_t *list, size_t k)
 
 /* Splits the unplaced buffers of the list at stk[at..at+kp) into pieces at
  * the boundaries of [lo, hi) that no unplaced buffer crosses, and searches
- * each piece; all must succeed.  With fresh ranks, a piece keeps only the
- * last offset of the canonical order (ties at it are all allowed). */
+ * each piece; all must succeed.  Each piece continues the canonical order
+ * from (last_off, last_rank); with fresh_ranks (after a placement) it is
+ * ranked afresh, so only last_off carries over (ties at it all allowed).
+ * The parent's ranks are restored after each piece. */
 static int solve_pieces(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 			size_t kp, uint64_t last_off, uint32_t last_rank,
 			bool fresh_ranks)
