@@ -4,21 +4,27 @@
  * Algorithm:
  *  1. Start from the size-descending order (ab_order_size_desc), placed by
  *     first fit and by best fit; keep the better rule for the run.
- *  2. Each iteration perturbs the current order and re-places everything:
- *     with probability 3/4 one buffer that reaches the current peak
- *     (chosen at random among them) moves to a random earlier position;
- *     otherwise two random positions swap.  The new order is kept if its
- *     peak is not larger (plateau moves allowed), else undone.
+ *  2. Each iteration perturbs the current order: with probability 3/4 one
+ *     buffer that reaches the current peak (chosen at random among them)
+ *     moves to a random earlier position; otherwise two random positions
+ *     swap.  Only the order from the first changed position on is placed
+ *     again (the buffers before it keep their offsets), and the trial
+ *     stops as soon as it rises above the current peak.  It is kept if
+ *     its peak is not larger (plateau moves allowed), else dropped.
  *  3. Stop at the budget, at the lower bound (optimal), or at the
  *     wall-clock safety stop.
- * Budget: iterations (re-placements).  Default: clamp(4e6 / n, 1, 300), so
- * the total work stays about 4e6 placements' worth of O(log n) steps: near
- * linear up to 10^6 buffers (4 iterations there).  Deterministic for a
- * given seed (splitmix64, planners/lib/search.c); single-threaded.
- * Complexity: O(iterations x (n log n + sum of hit counts)).
+ * Budget: iterations (trial orders).  Default: clamp(4e6 / n, 1, 300)
+ * iterations, so the default run places at most about 4e6 + 2n buffers
+ * in all: it never grows faster than the placement mechanic itself
+ * (O(n) placements; 4 iterations at 10^6 buffers, 300 up to 13,333).
+ * Deterministic for a given seed (splitmix64, planners/lib/search.c);
+ * single-threaded.
+ * Complexity: O(n log n) to start; per iteration O(n) bookkeeping plus one
+ * placement query for each re-placed buffer (placement.h: O((k + 1)
+ * log n) with k hits) and O(log n) for each kept one.
  * Source: TVM USMP's hill climb (src/tir/usmp/algo/hill_climb.cc: perturb
  * the order of the buffers that make the peak, re-place, keep if not
- * worse); move set and acceptance are arenabench's own.
+ * worse); move set, prefix reuse and early stop are arenabench's.
  * Weak spots: a greedy re-placement after each move only explores orders,
  * not placements a greedy rule never makes; plateaus are wide on large
  * problems, so few iterations rarely move the peak there.
@@ -29,22 +35,37 @@
 
 #include "search.h"
 
-static int evaluate(const struct ab_problem *p, const struct ab_plan_options *o,
-		    const uint32_t *order, enum ab_fit_rule rule,
-		    uint64_t *off, uint64_t *peak)
+#define DEFAULT_WORK 4000000 /* buffers re-placed by a default run */
+#define MAX_DEFAULT_ITERATIONS 300
+
+/* pos[] = position of each buffer in order; tops[] = the buffers that end
+ * at `peak`; returns how many. */
+static size_t index_order(const struct ab_problem *p, const uint32_t *order,
+			  const uint64_t *off, uint64_t peak, uint32_t *pos,
+			  uint32_t *tops)
 {
-	return ab_place_in_order(p, o, order, p->n, rule, off, peak);
+	size_t k = 0;
+
+	for (size_t j = 0; j < p->n; j++) {
+		uint32_t i = order[j];
+
+		pos[i] = (uint32_t)j;
+		if (off[i] + p->buf[i].size == peak)
+			tops[k++] = i;
+	}
+	return k;
 }
 
 static int plan_local_search(const struct ab_problem *p,
 			     const struct ab_plan_options *o,
 			     struct ab_plan *out)
 {
-	size_t n = p->n;
+	size_t n = p->n, n_tops = 0;
 	uint32_t *order = malloc((n + 1) * sizeof(*order));
 	uint32_t *trial = malloc((n + 1) * sizeof(*trial));
 	uint32_t *pos = malloc((n + 1) * sizeof(*pos));
-	uint32_t *top_set = malloc((n + 1) * sizeof(*top_set));
+	uint32_t *tops = malloc((n + 1) * sizeof(*tops));
+	uint64_t *cur = malloc((n + 1) * sizeof(*cur));
 	uint64_t *off = malloc((n + 1) * sizeof(*off));
 	uint64_t lb = ab_lower_bound(p, NULL), best, peak, budget = o->budget;
 	enum ab_fit_rule rule = AB_FIT_FIRST;
@@ -54,29 +75,34 @@ static int plan_local_search(const struct ab_problem *p,
 	uint64_t it = 0;
 	int rc = -ENOMEM;
 
-	if (!order || !trial || !pos || !top_set || !off)
+	if (!order || !trial || !pos || !tops || !cur || !off)
 		goto out;
 	if (!budget) {
-		uint64_t b = n ? 4000000 / n : 300;
+		uint64_t b = n ? DEFAULT_WORK / n : MAX_DEFAULT_ITERATIONS;
 
-		budget = b < 1 ? 1 : b > 300 ? 300 : b;
+		budget = b < 1 ? 1 : b > MAX_DEFAULT_ITERATIONS
+					     ? MAX_DEFAULT_ITERATIONS : b;
 	}
 	ab_rng_seed(&rng, o->seed);
 	rc = ab_order_size_desc(p, order);
 	if (!rc)
-		rc = evaluate(p, o, order, AB_FIT_FIRST, out->offset, &best);
+		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST, cur, &best);
 	if (!rc)
-		rc = evaluate(p, o, order, AB_FIT_BEST, off, &peak);
+		rc = ab_place_in_order(p, o, order, n, AB_FIT_BEST, off, &peak);
 	if (rc)
 		goto out;
 	if (peak < best) {
+		uint64_t *t = cur;
+
 		rule = AB_FIT_BEST;
 		best = peak;
-		memcpy(out->offset, off, n * sizeof(*off));
+		cur = off;
+		off = t;
 	}
+	n_tops = index_order(p, order, cur, best, pos, tops);
 	out->stopped_by = AB_STOPPED_NONE;
 	while (best > lb && n >= 2) {
-		size_t a, b, k = 0;
+		size_t a, b, from;
 
 		if (it >= budget) {
 			out->stopped_by = AB_STOPPED_BUDGET;
@@ -90,19 +116,14 @@ static int plan_local_search(const struct ab_problem *p,
 		memcpy(trial, order, n * sizeof(*order));
 		if (ab_rng_below(&rng, 4) != 0) {
 			/* a buffer that reaches the peak moves earlier */
-			for (size_t j = 0; j < n; j++) {
-				pos[order[j]] = (uint32_t)j;
-				if (out->offset[order[j]] + p->buf[order[j]].size ==
-				    best)
-					top_set[k++] = order[j];
-			}
-			b = pos[top_set[ab_rng_below(&rng, k)]];
+			b = pos[tops[ab_rng_below(&rng, n_tops)]];
 			a = ab_rng_below(&rng, b + 1);
 			if (a == b)
 				continue;
 			memmove(trial + a + 1, trial + a,
 				(b - a) * sizeof(*trial));
 			trial[a] = order[b];
+			from = a;
 		} else {
 			uint32_t t;
 
@@ -111,16 +132,28 @@ static int plan_local_search(const struct ab_problem *p,
 			t = trial[a];
 			trial[a] = trial[b];
 			trial[b] = t;
+			from = a < b ? a : b;
 		}
-		rc = evaluate(p, o, trial, rule, off, &peak);
+		/* the buffers before `from` keep their offsets */
+		for (size_t j = 0; j < from; j++)
+			off[trial[j]] = cur[trial[j]];
+		rc = ab_place_suffix_within(p, o, trial, n, from, rule, best,
+					    off, &peak);
 		if (rc)
 			goto out;
 		if (peak <= best) {
+			uint32_t *to = order;
+			uint64_t *tc = cur;
+
 			best = peak;
-			memcpy(order, trial, n * sizeof(*order));
-			memcpy(out->offset, off, n * sizeof(*off));
+			order = trial;
+			trial = to;
+			cur = off;
+			off = tc;
+			n_tops = index_order(p, order, cur, best, pos, tops);
 		}
 	}
+	memcpy(out->offset, cur, n * sizeof(*cur));
 	ab_plan_finish_single(out, p);
 	out->iterations = it;
 	out->best_bound = lb;
@@ -130,7 +163,8 @@ out:
 	free(order);
 	free(trial);
 	free(pos);
-	free(top_set);
+	free(tops);
+	free(cur);
 	free(off);
 	return rc;
 }

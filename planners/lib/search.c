@@ -59,6 +59,38 @@ out:
 	return rc;
 }
 
+int ab_place_suffix_within(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, size_t from,
+			   enum ab_fit_rule rule, uint64_t limit,
+			   uint64_t *offsets, uint64_t *top)
+{
+	struct ab_placer pl;
+	int rc = ab_placer_init(&pl, p, order, m, offsets);
+
+	if (rc)
+		return rc;
+	for (size_t j = 0; j < from && j < m; j++)
+		ab_placer_place(&pl, order[j], offsets[order[j]]);
+	for (size_t j = from; j < m && pl.top <= limit; j++) {
+		size_t i = order[j];
+		const struct ab_hit *hits;
+		size_t k;
+		uint64_t a = ab_effective_align(p, i, o), off;
+
+		rc = ab_placer_conflicts(&pl, i, &hits, &k);
+		if (rc)
+			break;
+		off = rule == AB_FIT_BEST
+			      ? ab_fit_best(hits, k, p->buf[i].size, a)
+			      : ab_fit_first(hits, k, p->buf[i].size, a);
+		ab_placer_place(&pl, i, off);
+	}
+	*top = pl.top;
+	ab_placer_free(&pl);
+	return rc;
+}
+
 int ab_order_by_keys(const struct ab_problem *p, uint32_t *order,
 		     const uint64_t *const *keys, size_t n_keys)
 {

@@ -2,7 +2,7 @@
  * Shared mechanics of the baseline and search planners (issue 7), on top
  * of placement.h: placing in an order with any gap rule, and the pieces the
  * budgeted planners share (a deterministic RNG, a clock for the safety
- * stop, the peak-bounded "place in order" evaluator).
+ * stop, the bounded "re-place a suffix" evaluator).
  *
  * Contract: functions named as actions return 0 or a negative errno; none
  * prints or keeps global state.
@@ -25,6 +25,20 @@ int ab_place_in_order_fit(const struct ab_problem *p,
 			  const struct ab_plan_options *o,
 			  const uint32_t *order, size_t m, ab_fit_fn fit,
 			  uint64_t *offsets, uint64_t *top);
+
+/* Re-places order[from..m) by `rule` on top of order[0..from), which keep
+ * their offsets[] (as the same rule placed them: a plan from
+ * ab_place_in_order over an order with the same first `from` entries is
+ * reproduced exactly).  Stops as soon as the highest end exceeds `limit`
+ * (then the offsets of order[from..m) are partial).  *top = highest end
+ * reached.  Costs one placement query per re-placed buffer, O(log n) per
+ * kept one.  Local search's evaluator: a move changes an order from
+ * some position on, and a trial worse than the incumbent stops early. */
+int ab_place_suffix_within(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, size_t from,
+			   enum ab_fit_rule rule, uint64_t limit,
+			   uint64_t *offsets, uint64_t *top);
 
 /* Wrappers with the shape of ab_fit_fn around placement.h's rules. */
 uint64_t ab_fit_first_fn(const struct ab_hit *hits, size_t k, uint64_t size,
