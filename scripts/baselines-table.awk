@@ -13,6 +13,17 @@
 # Rows with valid != yes never count as results: they are listed in the
 # "invalid" column, so a broken planner cannot improve its own row.
 
+BEGIN {
+	# minimalloc's published peaks (paper/data/minimalloc-published.csv), if given
+	if (published != "") {
+		while ((getline line < published) > 0) {
+			if (line ~ /^#/ || line ~ /^problem,/ || line == "") continue
+			split(line, f, ",")
+			pub[f[1]] = f[2] + 0
+		}
+		close(published)
+	}
+}
 NR == 1 {
 	for (i = 1; i <= NF; i++) c[$i] = i
 	split("graph family planner cost_class lower_bound_bytes valid peak_bytes optimal plan_ns buffers", need, " ")
@@ -63,11 +74,19 @@ END {
 		}
 		e = ((g, "exact") in peak) ? commas(peak[g, "exact"]) (ok[g, "exact"] == "yes" ? "$^*$" : "") : "--"
 		q = g; sub(/\.[0-9]+$/, "", q)
-		printf "%s & %s & %s & %s & %s (%s) & %s \\\\\n", q, commas(lbm[g]), \
+		printf "%s & %s & %s & %s & %s (%s) & %s & %s \\\\\n", q, commas(lbm[g]), \
 			((g, "tflm_greedy") in peak) ? commas(peak[g, "tflm_greedy"]) : "--", \
 			((g, "tflite_arena") in peak) ? commas(peak[g, "tflite_arena"]) : "--", \
-			bf == "" ? "--" : commas(bf), tt(bfp), e > out
+			bf == "" ? "--" : commas(bf), tt(bfp), e, (q in pub) ? commas(pub[q]) : "--" > out
 		if ((g, "exact") in peak && peak[g, "exact"] == lbm[g]) exact_lb++
+		if ((g, "exact") in peak && q in pub) {
+			npub++
+			if (peak[g, "exact"] <= pub[q]) { atmost++ }
+			if (peak[g, "exact"] < pub[q]) {
+				below = below (below == "" ? "" : ", ") q " (" commas(peak[g, "exact"]) " against " commas(pub[q]) ")"
+			}
+			if (pub[q] == lbm[g]) { publb++; if (peak[g, "exact"] == lbm[g]) bothlb++ }
+		}
 	}
 	close(out)
 	out = dir "/baselines.tex"
@@ -76,6 +95,11 @@ END {
 	printf "\\newcommand{\\BaseBestRealPlanner}{%s}\n", best == "" ? "--" : tt(best) > out
 	printf "\\newcommand{\\BaseBestRealRatio}{%s}\n", best == "" ? "--" : sprintf("%.4f", bestv) > out
 	printf "\\newcommand{\\BaseExactAtBound}{%d}\n", exact_lb + 0 > out
+	printf "\\newcommand{\\BasePublished}{%d}\n", npub + 0 > out
+	printf "\\newcommand{\\BaseExactAtMostPublished}{%d}\n", atmost + 0 > out
+	printf "\\newcommand{\\BasePublishedAtBound}{%d}\n", publb + 0 > out
+	printf "\\newcommand{\\BaseExactAtBoundWherePublished}{%d}\n", bothlb + 0 > out
+	printf "\\newcommand{\\BaseExactBelowPublished}{%s}\n", (below == "" ? "none" : below) > out
 	# The best single fast planner against the production baselines, graph by graph.
 	worse = 0; wl = ""; ng = 0
 	for (g in rg) gl[++ng] = g

@@ -102,7 +102,8 @@ if [ -f "$base_csv" ]; then
 	awk -F, -v need="graph,family,planner,cost_class,lower_bound_bytes,valid,peak_bytes,optimal,plan_ns" \
 		-v uint="lower_bound_bytes,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
 		-f scripts/csvcheck.awk "$base_csv"
-	awk -F, -v dir="$gen.tmp" -f scripts/common.awk -f scripts/baselines-table.awk "$base_csv"
+	awk -F, -v dir="$gen.tmp" -v published=paper/data/minimalloc-published.csv \
+		-f scripts/common.awk -f scripts/baselines-table.awk "$base_csv"
 else
 	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
 fi
