@@ -10,7 +10,10 @@
  * schedule (malloc/free in program order).
  * Ties: first use, then index; ab_fit_first's answer does not depend on
  * the order of placed buffers at one offset.
- * Complexity: O(n log n) sort + interval-index first fit.
+ * Complexity: O(n log n) sort + first fit by ab_place_in_order (interval
+ * index, or first_fit_index.h's checkpoints at scale: same offsets; in
+ * this order the checkpoints are asked in time order, which helps the
+ * cache: 3.2 s at 10^6 buffers against 6.8 s in size order).
  * Source: the GPU delegate's GREEDY_IN_ORDER strategy visits tensors in
  * this order (memory_management/greedy_in_order_assignment.h) but assigns
  * shared objects (a pool with size-matched reuse), then lays the objects
