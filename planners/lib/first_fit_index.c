@@ -114,28 +114,27 @@ static void summarize(const struct pool *pl, struct fun *f, uint32_t r)
 	f->vmax[r] = hi;
 }
 
-/* Makes room for a chunk at index r (its fields are then set by caller). */
+/* Grows one of a function's parallel arrays to cap elements. */
+static int grow(void **a, size_t elem, uint32_t cap)
+{
+	void *q = realloc(*a, cap * elem);
+
+	if (!q)
+		return -ENOMEM;
+	*a = q;
+	return 0;
+}
+
+/* Makes room for a chunk at index r (the caller fills it in). */
 static int ref_open(struct fun *f, uint32_t r)
 {
 	if (f->n == f->cap) {
 		uint32_t cap = f->cap ? f->cap * 2 : 8;
-		void *q1 = realloc(f->start, cap * sizeof(*f->start));
 
-		if (q1)
-			f->start = q1;
-		void *q2 = realloc(f->vmin, cap * sizeof(*f->vmin));
-
-		if (q2)
-			f->vmin = q2;
-		void *q3 = realloc(f->vmax, cap * sizeof(*f->vmax));
-
-		if (q3)
-			f->vmax = q3;
-		void *q4 = realloc(f->chunk, cap * sizeof(*f->chunk));
-
-		if (q4)
-			f->chunk = q4;
-		if (!q1 || !q2 || !q3 || !q4)
+		if (grow((void **)&f->start, sizeof(*f->start), cap) ||
+		    grow((void **)&f->vmin, sizeof(*f->vmin), cap) ||
+		    grow((void **)&f->vmax, sizeof(*f->vmax), cap) ||
+		    grow((void **)&f->chunk, sizeof(*f->chunk), cap))
 			return -ENOMEM;
 		f->cap = cap;
 	}
@@ -557,8 +556,9 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 
 /* ----------------------------------------------------- the choice of w */
 
-/* Relative costs (ns on the reference machine) of one listed conflict,
- * one function update, one gap-list entry looked at, and per buffer. */
+/* Rough costs in ns, measured on the 2-core development machine: one
+ * conflict listed (and sorted), one function paint, one gap-list entry
+ * looked at, and the index's fixed work per buffer (walk and list). */
 #define COST_HIT 40
 #define COST_PAINT 120
 #define COST_LIST 3
