@@ -10,7 +10,8 @@
  *     every conflicting buffer it cannot sit under) - ab_fit_first.
  * Complexity: conflict counts in O(n log n) (binary searches over sorted
  * first and last uses: count = #(first <= my last) - #(last < my first) -
- * 1), sort, then interval-index first fit.
+ * 1), sort, then first fit by ab_place_in_order (interval index, or
+ * first_fit_index.h's checkpoints at scale: same offsets).
  * Source: TVM Unified Static Memory Planning (USMP), greedy_by_conflicts.
  * Weak spots: a buffer with many short conflicts outranks a huge
  * long-lived one; counts ignore how large the conflicting buffers are.

@@ -5,7 +5,10 @@
  * index); place each at the lowest aligned offset where it overlaps no
  * already placed buffer whose live range intersects its own.
  * Complexity: O(n log n + sum over buffers of (k + 1) log n), k = placed
- * buffers overlapping in time (placement.h's interval index).
+ * buffers overlapping in time, with placement.h's interval index; at scale
+ * (first_fit_index.h, chosen from the lifetimes) each buffer instead paints
+ * (len + R) / w checkpoint functions and walks J blocked stretches: about
+ * 5 paints and J = 21 on the 10^6-buffer sweep (docs/scaling.md).
  * Source: the family of TFLite Micro's GreedyMemoryPlanner and of the GPU
  * delegate's greedy-by-size (Pisarchyk & Lee, 2020); `tflm_greedy` is the
  * faithful baseline with TFLM's own tie-breaking.

@@ -18,8 +18,9 @@
  * no-op at the reference's alignment 1.
  * Ties: equal sizes in reverse index order (above); among placed buffers at
  * one offset the scan order cannot change a first-fit answer.
- * Complexity: O(n log n) sort + interval-index first fit; TFLM itself is
- * O(n^2) (bubble sort and list walk).
+ * Complexity: O(n log n) sort + first fit by ab_place_in_order (interval
+ * index, or first_fit_index.h's checkpoints at scale: same offsets); TFLM
+ * itself is O(n^2) (bubble sort and list walk).
  * Source: tflite-micro GreedyMemoryPlanner; ground truth
  * reference/baselines.csv `tflm_greedy_peak`, matched exactly
  * (tests/test_baselines.c).

@@ -5,6 +5,12 @@
  *
  *  - placement.c first fit and best fit, in size-descending and first-use
  *    order: identical offsets;
+ *  - first_fit_index.c (the checkpoint index first fit uses at scale) at
+ *    forced checkpoint spacings 1..256, on the same problems, on large-k
+ *    problems (many buffers live at once, sweep-like and dense) and on a
+ *    small problem whose offsets are worked out by hand: identical offsets;
+ *    the first-fit planners (size_first_fit, tflm_greedy,
+ *    first_fit_in_order) on the large problems, where the index is chosen;
  *  - size_first_fit, greedy_last_use and linear: identical offsets (they
  *    are deterministic); every registered planner: the fast validator and
  *    the pairwise one agree on its plan;
@@ -17,6 +23,7 @@
 #include <string.h>
 
 #include "arenabench.h"
+#include "first_fit_index.h"
 #include "oracle.h"
 #include "placement.h"
 
@@ -110,6 +117,20 @@ static void check_orders(enum ab_fit_rule rule)
 					     (unsigned long long)seed, which, o.align, i,
 					     (unsigned long long)fast[i],
 					     (unsigned long long)slow[i]);
+			/* the checkpoint index, whatever its spacing */
+			for (uint32_t w = 1; rule == AB_FIT_FIRST && w <= 256; w *= 4) {
+				uint64_t top2;
+
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
+								fast, &top2, NULL), 0);
+				cr_assert_eq(top2, top);
+				for (size_t i = 0; i < p.n; i++)
+					cr_assert_eq(fast[i], slow[i],
+						     "seed %llu order %d align %u spacing %u: buffer %zu at %llu, oracle %llu",
+						     (unsigned long long)seed, which, o.align, w, i,
+						     (unsigned long long)fast[i],
+						     (unsigned long long)slow[i]);
+			}
 			free(order);
 			free(fast);
 			free(slow);
@@ -126,6 +147,186 @@ Test(mechanics, first_fit_matches_oracle)
 Test(mechanics, best_fit_matches_oracle)
 {
 	check_orders(AB_FIT_BEST);
+}
+
+/*
+ * The checkpoint index by hand, lifetimes [first, last] and sizes in bytes,
+ * placed in index order:
+ *   0 [0,9] 100   1 [2,3] 50   2 [5,6] 30   3 [3,5] 40
+ *   4 [7,8] 60    5 [4,4] 0    6 [4,4] 10   7 [8,9] 25
+ * Alignment 1:  0 at 0; 1 meets 0 -> 100; 2 meets only 0 (1 ended at 3)
+ * -> 100; 3 meets 0, 1 [100,150) and 2 [100,130) -> 150; 4 meets only 0
+ * -> 100; 5 has size 0 -> 0; 6 meets 0 and 3 [150,190) (5 is a point at
+ * 0, inside no window) -> [100,110) fits -> 100; 7 meets 0 and 4
+ * [100,160) -> 160.
+ * Alignment 16: 1 -> align(100) = 112; 2 -> 112; 3 -> 112, then past 1's
+ * end 162 -> 176; 4 -> 112; 5 -> 0; 6 -> 112 (3 starts at 176); 7 -> 112,
+ * then past 4's end 172 -> 176.
+ * Every spacing cuts the 9 distinct steps differently (gap lists, painted
+ * functions, reach); the answers may not change.
+ */
+Test(mechanics, first_fit_index_by_hand)
+{
+	static const int32_t first[] = { 0, 2, 5, 3, 7, 4, 4, 8 };
+	static const int32_t last[] = { 9, 3, 6, 5, 8, 4, 4, 9 };
+	static const uint64_t size[] = { 100, 50, 30, 40, 60, 0, 10, 25 };
+	static const uint64_t want1[] = { 0, 100, 100, 150, 100, 0, 100, 160 };
+	static const uint64_t want16[] = { 0, 112, 112, 176, 112, 0, 112, 176 };
+	uint32_t order[8];
+	struct ab_problem p = { 0 };
+
+	cr_assert_eq(ab_problem_alloc(&p, 8), 0);
+	p.steps = 10;
+	for (uint32_t i = 0; i < 8; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
+					      .first = first[i], .last = last[i] };
+		p.id[i] = i;
+		order[i] = i;
+	}
+	for (uint32_t w = 1; w <= 16; w *= 2) {
+		for (int which = 0; which < 2; which++) {
+			struct ab_plan_options o = { .align = which ? 16 : 1 };
+			const uint64_t *want = which ? want16 : want1;
+			struct ab_first_fit_stats st;
+			uint64_t off[8], top;
+
+			cr_assert_eq(ab_first_fit_place(&p, &o, order, 8, w, off,
+							&top, &st), 0);
+			for (size_t i = 0; i < 8; i++)
+				cr_assert_eq(off[i], want[i],
+					     "spacing %u align %u: buffer %zu at %llu, want %llu",
+					     w, o.align, i, (unsigned long long)off[i],
+					     (unsigned long long)want[i]);
+			cr_assert_eq(top, which ? 216u : 190u); /* 3's end */
+			cr_assert_eq(st.spacing, w);
+			cr_assert_eq(st.queries, 8);
+		}
+	}
+	ab_problem_free(&p);
+}
+
+/* Large k: `dense` keeps most of n buffers live together over few steps;
+ * otherwise the scaling sweep's shape (n steps, lifetimes up to
+ * 2 sqrt(n) - 1, ~sqrt(n) live), with zero sizes and odd alignments. */
+static void large_problem(uint64_t seed, size_t n, bool dense,
+			  struct ab_problem *p)
+{
+	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 7;
+	int32_t steps = dense ? 40 : (int32_t)n;
+	int32_t longest = 1;
+	static const uint32_t aligns[] = { 1, 1, 1, 4, 16, 3 };
+
+	while ((int64_t)(longest + 1) * (longest + 1) <= 4 * (int64_t)n)
+		longest++; /* ~2 sqrt(n) */
+	cr_assert_eq(ab_problem_alloc(p, n), 0);
+	p->steps = steps;
+	for (size_t i = 0; i < n; i++) {
+		struct ab_buffer *b = &p->buf[i];
+
+		b->first = (int32_t)rng_below(&s, (uint64_t)steps);
+		b->last = b->first + (int32_t)rng_below(&s, dense ? (uint64_t)steps
+								  : (uint64_t)longest - 1);
+		if (b->last >= steps)
+			b->last = steps - 1;
+		b->size = rng_below(&s, 20) == 0 ? 0
+			  : 1 + rng_below(&s, 1ull << (6 + rng_below(&s, 12)));
+		b->align = aligns[rng_below(&s, 6)];
+		p->id[i] = (int64_t)i;
+	}
+}
+
+static void expect_oracle(const struct ab_problem *p,
+			  const struct ab_plan_options *o, const uint32_t *order,
+			  const uint64_t *got, const char *what, uint64_t seed)
+{
+	uint64_t *want = calloc(p->n, sizeof(*want));
+
+	cr_assert_not_null(want);
+	cr_assert_eq(oracle_first_fit(p, o, order, p->n, want), 0);
+	for (size_t i = 0; i < p->n; i++)
+		cr_assert_eq(got[i], want[i],
+			     "%s seed %llu align %u: buffer %zu at %llu, oracle %llu",
+			     what, (unsigned long long)seed, o->align, i,
+			     (unsigned long long)got[i], (unsigned long long)want[i]);
+	free(want);
+}
+
+Test(mechanics, first_fit_index_large_k)
+{
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		bool dense = seed % 3 == 0;
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = option_align(seed) };
+		uint32_t *order;
+		uint64_t *off, top;
+
+		large_problem(seed, dense ? 1500 : 4000, dense, &p);
+		order = malloc(p.n * sizeof(*order));
+		off = calloc(p.n, sizeof(*off));
+		cr_assert(order && off);
+		for (int which = 0; which < 2; which++) {
+			cr_assert_eq(which ? ab_order_first_use(&p, order)
+					   : ab_order_size_desc(&p, order), 0);
+			/* the default route takes the index here */
+			cr_assert_neq(ab_first_fit_spacing(&p, order, p.n), 0u,
+				      "seed %llu", (unsigned long long)seed);
+			cr_assert_eq(ab_place_in_order(&p, &o, order, p.n,
+						       AB_FIT_FIRST, off, &top), 0);
+			expect_oracle(&p, &o, order, off, "default", seed);
+			for (uint32_t w = 1; w <= 1024; w *= 8) {
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
+								off, &top, NULL), 0);
+				expect_oracle(&p, &o, order, off, "forced spacing", seed);
+			}
+		}
+		free(order);
+		free(off);
+		ab_problem_free(&p);
+	}
+}
+
+/* The first-fit planners on large problems (where their default route is
+ * the index), against the oracle in the planner's own order. */
+Test(mechanics, first_fit_planners_large_k)
+{
+	static const char *const names[] = { "size_first_fit", "tflm_greedy",
+					     "first_fit_in_order" };
+
+	for (uint64_t seed = 11; seed <= 13; seed++) {
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = option_align(seed) };
+		uint32_t *order;
+		uint64_t *key;
+
+		large_problem(seed, 3000, seed == 13, &p);
+		order = malloc(p.n * sizeof(*order));
+		key = malloc(p.n * sizeof(*key));
+		cr_assert(order && key);
+		for (size_t k = 0; k < 3; k++) {
+			const struct ab_planner *pl = ab_planner_find(names[k]);
+			struct ab_plan plan;
+
+			cr_assert_not_null(pl);
+			if (k == 0) {
+				cr_assert_eq(ab_order_size_desc(&p, order), 0);
+			} else if (k == 1) { /* size descending, ties by index reversed */
+				for (size_t j = 0; j < p.n; j++) {
+					order[j] = (uint32_t)(p.n - 1 - j);
+					key[j] = ~p.buf[j].size;
+				}
+				cr_assert_eq(ab_order_stable_by(order, p.n, key), 0);
+			} else {
+				cr_assert_eq(ab_order_first_use(&p, order), 0);
+			}
+			cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+			cr_assert_eq(pl->plan(&p, &o, &plan), 0);
+			expect_oracle(&p, &o, order, plan.offset, names[k], seed);
+			ab_plan_free(&plan);
+		}
+		free(order);
+		free(key);
+		ab_problem_free(&p);
+	}
 }
 
 /* The oracle's offsets for a deterministic planner, or false. */

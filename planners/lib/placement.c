@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "first_fit_index.h"
 #include "placement.h"
 
 /* ------------------------------------------------------------------ orders */
@@ -315,8 +316,14 @@ int ab_place_in_order(const struct ab_problem *p,
 		      uint64_t *top)
 {
 	struct ab_placer pl;
-	int rc = ab_placer_init(&pl, p, order, m, offsets);
+	uint32_t spacing;
+	int rc;
 
+	/* first fit without listing, when the lifetimes say it pays */
+	if (rule == AB_FIT_FIRST && (spacing = ab_first_fit_spacing(p, order, m)))
+		return ab_first_fit_place(p, o, order, m, spacing, offsets, top,
+					  NULL);
+	rc = ab_placer_init(&pl, p, order, m, offsets);
 	if (rc)
 		return rc;
 	for (size_t j = 0; j < m; j++) {

@@ -10,9 +10,12 @@
  * order) and last >= a (found by pruning subtrees whose max last < a).
  * A query reports its k hits in O((k + 1) log n) and sorts them by offset
  * (insertion sort up to 64 hits, else one radix pass on the offset); placing
- * is O(log n).  First fit in any order is thus O(n log n + sum (k + 1)
- * log n); with k ~ sqrt(n) live buffers that is n^1.5 (docs/scaling.md has
- * the measurements and the faster index that was tried and dropped).
+ * is O(log n).  Listing makes first fit O(n log n + sum (k + 1) log n); with
+ * k ~ sqrt(n) live buffers that is n^1.5.  So ab_place_in_order's first fit
+ * does not list when first_fit_index.h's cost estimate says its checkpoint
+ * index is cheaper (large problems with many overlaps): same offsets, no k
+ * term (docs/scaling.md has the measurements).  Best fit needs every gap
+ * and always lists.
  */
 #ifndef AB_PLACEMENT_H
 #define AB_PLACEMENT_H
@@ -98,7 +101,8 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 		     uint64_t align);
 
 /* Places buffers in the given order by a gap rule; fills offsets[] and
- * returns the highest end in *top.  The one loop most planners need. */
+ * returns the highest end in *top.  The one loop most planners need.
+ * First fit goes through first_fit_index.h when that pays (same offsets). */
 enum ab_fit_rule { AB_FIT_FIRST, AB_FIT_BEST };
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,

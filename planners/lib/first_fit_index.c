@@ -1,0 +1,816 @@
+/* First fit by checkpoints: see first_fit_index.h for the idea and costs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "first_fit_index.h"
+#include "sort.h"
+
+#define CHUNK 64         /* pieces per chunk of a function */
+#define UNCOVERED INT32_MIN
+
+/* ------------------------------------------------- piecewise functions */
+
+/* Piece k of a chunk covers [start[k], next piece's start) with value
+ * val[k]; the last piece of a function reaches to infinity and is never
+ * covered (every paint ends at a finite address). */
+struct chunk {
+	uint32_t n;
+	int32_t val[CHUNK];
+	uint64_t start[CHUNK];
+};
+
+/* A function's chunks in address order: first start, value range, id. */
+struct fun {
+	uint64_t *start;
+	int32_t *vmin, *vmax;
+	uint32_t *chunk;
+	uint32_t n, cap;
+};
+
+struct at {
+	uint32_t r, k; /* chunk index in the function, piece in the chunk */
+};
+
+#define SLAB_BITS 12 /* chunks are allocated 4096 at a time, never moved */
+#define SLAB (1u << SLAB_BITS)
+
+struct pool {
+	struct chunk **slab;
+	size_t slabs, cap_slabs, used;
+	uint32_t *spare; /* freed chunk ids */
+	size_t spare_n, spare_cap;
+};
+
+static struct chunk *chunk_at(const struct pool *pl, uint32_t id)
+{
+	return &pl->slab[id >> SLAB_BITS][id & (SLAB - 1)];
+}
+
+static int new_chunk(struct pool *pl, uint32_t *id)
+{
+	if (pl->spare_n) {
+		*id = pl->spare[--pl->spare_n];
+		return 0;
+	}
+	if (pl->used == pl->slabs * SLAB) {
+		if (pl->slabs == pl->cap_slabs) {
+			size_t cap = pl->cap_slabs ? pl->cap_slabs * 2 : 16;
+			void *q = realloc(pl->slab, cap * sizeof(*pl->slab));
+
+			if (!q)
+				return -ENOMEM;
+			pl->slab = q;
+			pl->cap_slabs = cap;
+		}
+		pl->slab[pl->slabs] = malloc(SLAB * sizeof(struct chunk));
+		if (!pl->slab[pl->slabs])
+			return -ENOMEM;
+		pl->slabs++;
+	}
+	*id = (uint32_t)pl->used++;
+	return 0;
+}
+
+static int drop_chunk(struct pool *pl, uint32_t id)
+{
+	if (pl->spare_n == pl->spare_cap) {
+		size_t cap = pl->spare_cap ? pl->spare_cap * 2 : 64;
+		void *q = realloc(pl->spare, cap * sizeof(*pl->spare));
+
+		if (!q)
+			return -ENOMEM;
+		pl->spare = q;
+		pl->spare_cap = cap;
+	}
+	pl->spare[pl->spare_n++] = id;
+	return 0;
+}
+
+static struct chunk *chunk_of(const struct pool *pl, const struct fun *f,
+			      uint32_t r)
+{
+	return chunk_at(pl, f->chunk[r]);
+}
+
+/* Asks for a whole chunk at once: its lines then arrive in parallel. */
+static void prefetch_chunk(const struct chunk *c)
+{
+	for (size_t b = 0; b < sizeof(*c); b += 64)
+		__builtin_prefetch((const char *)c + b);
+}
+
+static void summarize(const struct pool *pl, struct fun *f, uint32_t r)
+{
+	const struct chunk *c = chunk_of(pl, f, r);
+	int32_t lo = c->val[0], hi = c->val[0];
+
+	for (uint32_t k = 1; k < c->n; k++) {
+		lo = c->val[k] < lo ? c->val[k] : lo;
+		hi = c->val[k] > hi ? c->val[k] : hi;
+	}
+	f->start[r] = c->start[0];
+	f->vmin[r] = lo;
+	f->vmax[r] = hi;
+}
+
+/* Grows one of a function's parallel arrays to cap elements. */
+static int grow(void **a, size_t elem, uint32_t cap)
+{
+	void *q = realloc(*a, cap * elem);
+
+	if (!q)
+		return -ENOMEM;
+	*a = q;
+	return 0;
+}
+
+/* Makes room for a chunk at index r (the caller fills it in). */
+static int ref_open(struct fun *f, uint32_t r)
+{
+	if (f->n == f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 8;
+
+		if (grow((void **)&f->start, sizeof(*f->start), cap) ||
+		    grow((void **)&f->vmin, sizeof(*f->vmin), cap) ||
+		    grow((void **)&f->vmax, sizeof(*f->vmax), cap) ||
+		    grow((void **)&f->chunk, sizeof(*f->chunk), cap))
+			return -ENOMEM;
+		f->cap = cap;
+	}
+	memmove(f->start + r + 1, f->start + r, (f->n - r) * sizeof(*f->start));
+	memmove(f->vmin + r + 1, f->vmin + r, (f->n - r) * sizeof(*f->vmin));
+	memmove(f->vmax + r + 1, f->vmax + r, (f->n - r) * sizeof(*f->vmax));
+	memmove(f->chunk + r + 1, f->chunk + r, (f->n - r) * sizeof(*f->chunk));
+	f->n++;
+	return 0;
+}
+
+static void ref_close(struct fun *f, uint32_t r)
+{
+	f->n--;
+	memmove(f->start + r, f->start + r + 1, (f->n - r) * sizeof(*f->start));
+	memmove(f->vmin + r, f->vmin + r + 1, (f->n - r) * sizeof(*f->vmin));
+	memmove(f->vmax + r, f->vmax + r + 1, (f->n - r) * sizeof(*f->vmax));
+	memmove(f->chunk + r, f->chunk + r + 1, (f->n - r) * sizeof(*f->chunk));
+}
+
+/* An empty function is uncovered everywhere: one piece from 0. */
+static int fun_init(struct pool *pl, struct fun *f)
+{
+	uint32_t id;
+	int rc = new_chunk(pl, &id);
+
+	if (rc || (rc = ref_open(f, 0)))
+		return rc;
+	chunk_at(pl, id)->n = 1;
+	chunk_at(pl, id)->start[0] = 0;
+	chunk_at(pl, id)->val[0] = UNCOVERED;
+	f->chunk[0] = id;
+	summarize(pl, f, 0);
+	return 0;
+}
+
+static void fun_free(struct fun *f)
+{
+	free(f->start);
+	free(f->vmin);
+	free(f->vmax);
+	free(f->chunk);
+}
+
+/* Last index in [lo, hi) of the ascending a[] with a[i] <= y (a[lo] <= y). */
+static uint32_t last_le(const uint64_t *a, uint32_t lo, uint32_t hi, uint64_t y)
+{
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] <= y)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The piece holding address y. */
+static struct at locate(const struct pool *pl, const struct fun *f, uint64_t y)
+{
+	struct at at;
+	const struct chunk *c;
+
+	at.r = last_le(f->start, 0, f->n, y);
+	c = chunk_of(pl, f, at.r);
+	at.k = last_le(c->start, 0, c->n, y);
+	return at;
+}
+
+/* Moves *at forward to the piece holding y (y at or after *at's piece). */
+static void seek(const struct pool *pl, const struct fun *f, struct at *at,
+		 uint64_t y)
+{
+	const struct chunk *c;
+
+	if (at->r + 1 < f->n && f->start[at->r + 1] <= y) {
+		uint32_t step = 1, lo = at->r + 1, hi;
+
+		/* gallop, then bisect: the walk mostly moves a little */
+		while (lo + step < f->n && f->start[lo + step] <= y) {
+			lo += step;
+			step *= 2;
+		}
+		hi = lo + step < f->n ? lo + step : f->n;
+		at->r = last_le(f->start, lo, hi, y);
+		at->k = 0;
+	}
+	c = chunk_of(pl, f, at->r);
+	/* the walk mostly lands in the same piece or the next few */
+	for (int step = 0; step < 4; step++) {
+		if (at->k + 1 >= c->n || c->start[at->k + 1] > y)
+			return;
+		at->k++;
+	}
+	at->k = last_le(c->start, at->k, c->n, y);
+}
+
+/* Start of the piece after *at, or UINT64_MAX. */
+static uint64_t next_start(const struct pool *pl, const struct fun *f,
+			   const struct at *at)
+{
+	const struct chunk *c = chunk_of(pl, f, at->r);
+
+	if (at->k + 1 < c->n)
+		return c->start[at->k + 1];
+	return at->r + 1 < f->n ? f->start[at->r + 1] : UINT64_MAX;
+}
+
+static void advance(const struct pool *pl, const struct fun *f, struct at *at)
+{
+	if (++at->k == chunk_of(pl, f, at->r)->n) {
+		at->r++;
+		at->k = 0;
+	}
+}
+
+/* Inserts piece (start, val) after *at and leaves *at on it. */
+static int insert_after(struct pool *pl, struct fun *f, struct at *at,
+			uint64_t start, int32_t val)
+{
+	struct chunk *c = chunk_of(pl, f, at->r);
+	uint32_t k = at->k + 1;
+
+	if (c->n == CHUNK) {
+		uint32_t id;
+		int rc = new_chunk(pl, &id);
+		struct chunk *nc;
+
+		if (rc || (rc = ref_open(f, at->r + 1)))
+			return rc;
+		c = chunk_of(pl, f, at->r);
+		nc = chunk_at(pl, id);
+		nc->n = CHUNK / 2;
+		memcpy(nc->start, c->start + CHUNK / 2, CHUNK / 2 * sizeof(*c->start));
+		memcpy(nc->val, c->val + CHUNK / 2, CHUNK / 2 * sizeof(*c->val));
+		c->n = CHUNK / 2;
+		f->chunk[at->r + 1] = id;
+		summarize(pl, f, at->r);
+		summarize(pl, f, at->r + 1);
+		if (k > CHUNK / 2) {
+			at->r++;
+			k -= CHUNK / 2;
+			c = nc;
+		}
+	}
+	memmove(c->start + k + 1, c->start + k, (c->n - k) * sizeof(*c->start));
+	memmove(c->val + k + 1, c->val + k, (c->n - k) * sizeof(*c->val));
+	c->start[k] = start;
+	c->val[k] = val;
+	c->n++;
+	at->k = k;
+	if (val < f->vmin[at->r])
+		f->vmin[at->r] = val;
+	if (val > f->vmax[at->r])
+		f->vmax[at->r] = val;
+	return 0;
+}
+
+/* Removes the piece at *at (never a function's first piece); *at is left
+ * on the piece that followed it (r == f->n past the last one).  The value
+ * bounds of the chunk stay valid bounds; the caller tightens them. */
+static int erase_at(struct pool *pl, struct fun *f, struct at *at)
+{
+	struct chunk *c = chunk_of(pl, f, at->r);
+
+	c->n--;
+	memmove(c->start + at->k, c->start + at->k + 1,
+		(c->n - at->k) * sizeof(*c->start));
+	memmove(c->val + at->k, c->val + at->k + 1,
+		(c->n - at->k) * sizeof(*c->val));
+	if (c->n == 0) {
+		int rc = drop_chunk(pl, f->chunk[at->r]);
+
+		ref_close(f, at->r);
+		at->k = 0;
+		return rc;
+	}
+	if (at->k == 0)
+		f->start[at->r] = c->start[0];
+	if (at->k == c->n) {
+		at->r++;
+		at->k = 0;
+	}
+	return 0;
+}
+
+/* H(y) = max(H(y), v) on [lo, hi), lo < hi, in one pass that keeps equal
+ * neighbours merged (the function is merged before and after). */
+static int paint(struct pool *pl, struct fun *f, uint64_t lo, uint64_t hi,
+		 int32_t v)
+{
+	struct at w;
+	uint32_t r0;
+	bool has_prev;
+	int32_t prev = 0;
+	int rc;
+
+	if (!f->n && (rc = fun_init(pl, f)))
+		return rc;
+	w = locate(pl, f, lo);
+	r0 = w.r;
+	{
+		struct chunk *c = chunk_of(pl, f, w.r);
+
+		if (c->start[w.k] < lo && c->val[w.k] < v) {
+			prev = c->val[w.k]; /* [start, lo) keeps it */
+			if ((rc = insert_after(pl, f, &w, lo, prev)))
+				return rc;
+			has_prev = true;
+		} else if (w.k) {
+			prev = c->val[w.k - 1];
+			has_prev = true;
+		} else if (w.r) {
+			c = chunk_of(pl, f, w.r - 1);
+			prev = c->val[c->n - 1];
+			has_prev = true;
+		} else {
+			has_prev = false;
+		}
+	}
+	for (;;) {
+		struct chunk *c = chunk_of(pl, f, w.r);
+		uint64_t e = next_start(pl, f, &w);
+		int32_t old = c->val[w.k], now = old < v ? v : old;
+
+		if (e > hi && old < v) { /* [hi, e) keeps old */
+			if (has_prev && prev == v) {
+				c->start[w.k] = hi; /* the piece before takes [s, hi) */
+				if (w.k == 0)
+					f->start[w.r] = hi;
+			} else {
+				c->val[w.k] = v;
+				if ((rc = insert_after(pl, f, &w, hi, old)))
+					return rc;
+			}
+			break;
+		}
+		if (has_prev && now == prev) {
+			if ((rc = erase_at(pl, f, &w)))
+				return rc;
+		} else {
+			c->val[w.k] = now;
+			prev = now;
+			has_prev = true;
+			advance(pl, f, &w);
+		}
+		if (e >= hi) {
+			/* the piece starting at hi may now equal the one before */
+			if (e == hi && w.r < f->n &&
+			    chunk_of(pl, f, w.r)->val[w.k] == prev &&
+			    (rc = erase_at(pl, f, &w)))
+				return rc;
+			break;
+		}
+	}
+	for (uint32_t r = r0; r <= w.r && r < f->n; r++)
+		summarize(pl, f, r);
+	return 0;
+}
+
+/* Moves *at to the first piece at or after it with value >= a whose start
+ * is below limit and returns the blocked address (*at's own piece counts
+ * from y); UINT64_MAX when there is none below limit. */
+static uint64_t next_blocked(const struct pool *pl, const struct fun *f,
+			     struct at *at, uint64_t y, uint64_t limit,
+			     int32_t a)
+{
+	const struct chunk *c = chunk_of(pl, f, at->r);
+
+	if (c->val[at->k] >= a)
+		return y;
+	for (uint32_t k = at->k + 1; k < c->n; k++) {
+		if (c->start[k] >= limit)
+			return UINT64_MAX;
+		if (c->val[k] >= a) {
+			at->k = k;
+			return c->start[k];
+		}
+	}
+	for (uint32_t r = at->r + 1; r < f->n; r++) {
+		if (f->start[r] >= limit)
+			return UINT64_MAX;
+		if (f->vmax[r] < a)
+			continue;
+		c = chunk_of(pl, f, r);
+		prefetch_chunk(c);
+		for (uint32_t k = 0; k < c->n; k++) {
+			if (c->start[k] >= limit)
+				return UINT64_MAX;
+			if (c->val[k] >= a) {
+				at->r = r;
+				at->k = k;
+				return c->start[k];
+			}
+		}
+	}
+	return UINT64_MAX;
+}
+
+/* Moves *at (on a blocked piece) to the next piece with value < a and
+ * returns its start (the last piece is uncovered, so there is one). */
+static uint64_t next_free(const struct pool *pl, const struct fun *f,
+			  struct at *at, int32_t a)
+{
+	const struct chunk *c = chunk_of(pl, f, at->r);
+
+	for (uint32_t k = at->k + 1; k < c->n; k++)
+		if (c->val[k] < a) {
+			at->k = k;
+			return c->start[k];
+		}
+	for (uint32_t r = at->r + 1; r < f->n; r++) {
+		if (f->vmin[r] >= a)
+			continue;
+		c = chunk_of(pl, f, r);
+		prefetch_chunk(c);
+		for (uint32_t k = 0; k < c->n; k++)
+			if (c->val[k] < a) {
+				at->r = r;
+				at->k = k;
+				return c->start[k];
+			}
+	}
+	return UINT64_MAX; /* not reached */
+}
+
+/* ---------------------------------------------------------- gap lists */
+
+/* Buffers starting in one checkpoint gap, by offset (doubled addresses). */
+struct entry {
+	uint64_t lo, hi;
+	int32_t first, last;
+};
+
+struct list {
+	struct entry *e;
+	uint32_t n, cap;
+	uint64_t longest; /* max hi - lo */
+};
+
+static int list_insert(struct list *l, const struct entry *e)
+{
+	uint32_t lo = 0, hi = l->n;
+
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 8;
+		void *q = realloc(l->e, cap * sizeof(*l->e));
+
+		if (!q)
+			return -ENOMEM;
+		l->e = q;
+		l->cap = cap;
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (l->e[mid].lo <= e->lo)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(l->e + lo + 1, l->e + lo, (l->n - lo) * sizeof(*l->e));
+	l->e[lo] = *e;
+	l->n++;
+	if (e->hi - e->lo > l->longest)
+		l->longest = e->hi - e->lo;
+	return 0;
+}
+
+/* ------------------------------------------------------------ ranks */
+
+/* first/last ranks of order[0..m) among the distinct steps they use, by
+ * buffer; *count = number of distinct steps, *reach = longest lifetime. */
+static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
+			  size_t m, int32_t *first, int32_t *last,
+			  size_t *count, int64_t *reach)
+{
+	struct ab_key_index *ki = malloc((2 * m + 1) * sizeof(*ki));
+	size_t distinct = 0;
+	int rc;
+
+	if (!ki)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++) {
+		const struct ab_buffer *b = &p->buf[order[j]];
+
+		ki[2 * j].key = (uint64_t)((int64_t)b->first - INT32_MIN);
+		ki[2 * j].index = (uint32_t)(2 * j);
+		ki[2 * j + 1].key = (uint64_t)((int64_t)b->last - INT32_MIN);
+		ki[2 * j + 1].index = (uint32_t)(2 * j + 1);
+	}
+	rc = ab_sort_key_index(ki, 2 * m);
+	if (rc) {
+		free(ki);
+		return rc;
+	}
+	for (size_t q = 0; q < 2 * m; q++) {
+		uint32_t i = order[ki[q].index / 2];
+
+		if (q && ki[q].key != ki[q - 1].key)
+			distinct++;
+		if (ki[q].index % 2)
+			last[i] = (int32_t)distinct;
+		else
+			first[i] = (int32_t)distinct;
+	}
+	*count = m ? distinct + 1 : 0;
+	*reach = 0;
+	for (size_t j = 0; j < m; j++) {
+		uint32_t i = order[j];
+
+		if (last[i] - first[i] > *reach)
+			*reach = last[i] - first[i];
+	}
+	free(ki);
+	return 0;
+}
+
+/* ----------------------------------------------------- the choice of w */
+
+/* Rough costs in ns, measured on the 2-core development machine: one
+ * conflict listed (and sorted), one function paint, one gap-list entry
+ * looked at, and the index's fixed work per buffer (walk and list). */
+#define COST_HIT 40
+#define COST_PAINT 120
+#define COST_LIST 3
+#define COST_QUERY 400
+#define MAX_PAINTS_PER_BUFFER 40 /* memory guard: pieces ~ paints */
+#define MIN_BUFFERS 256
+
+uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
+			      size_t m)
+{
+	int32_t *first = malloc((p->n + 1) * sizeof(*first));
+	int32_t *last = malloc((p->n + 1) * sizeof(*last));
+	uint64_t *count = NULL, pairs = 0, best_cost = UINT64_MAX;
+	uint32_t best = 0;
+	size_t steps = 0;
+	int64_t reach = 0;
+
+	if (m < MIN_BUFFERS || !first || !last ||
+	    rank_lifetimes(p, order, m, first, last, &steps, &reach))
+		goto out;
+	count = calloc(steps + 1, sizeof(*count));
+	if (!count)
+		goto out;
+	/* overlapping pairs: what listing touches in any order */
+	for (size_t j = 0; j < m; j++)
+		count[first[order[j]]]++;
+	for (size_t r = 1; r < steps; r++)
+		count[r] += count[r - 1]; /* count[r] = #{first <= r} */
+	for (size_t j = 0; j < m; j++)
+		pairs += count[last[order[j]]];
+	memset(count, 0, (steps + 1) * sizeof(*count));
+	for (size_t j = 0; j < m; j++)
+		count[last[order[j]] + 1]++;
+	for (size_t r = 1; r <= steps; r++)
+		count[r] += count[r - 1]; /* count[r] = #{last < r} */
+	for (size_t j = 0; j < m; j++)
+		pairs -= count[first[order[j]]] + 1;
+	pairs /= 2;
+	for (uint32_t shift = 2; shift <= 16; shift++) {
+		uint64_t w = 1ull << shift, paints = 0, listed = 0, cost;
+		size_t cks = (steps - 1) / w + 1;
+
+		memset(count, 0, (steps + 1) * sizeof(*count));
+		for (size_t j = 0; j < m; j++) {
+			uint32_t i = order[j];
+			int64_t hi = (last[i] + reach) >> shift;
+
+			if (hi > (int64_t)cks - 1)
+				hi = (int64_t)cks - 1;
+			paints += (uint64_t)(hi - ((first[i] + (int64_t)w - 1) >> shift) + 1);
+			if (first[i] & (w - 1))
+				count[first[i] >> shift]++;
+		}
+		for (size_t j = 0; j < m; j++)
+			listed += count[last[order[j]] >> shift] / 2;
+		if (paints > MAX_PAINTS_PER_BUFFER * (uint64_t)m)
+			continue;
+		cost = COST_PAINT * paints + COST_LIST * listed + COST_QUERY * m;
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = (uint32_t)w;
+		}
+	}
+	if (best && COST_HIT * pairs <= best_cost)
+		best = 0;
+out:
+	free(first);
+	free(last);
+	free(count);
+	return best;
+}
+
+/* ---------------------------------------------------------- placing */
+
+struct index {
+	uint32_t shift;        /* spacing w = 1 << shift */
+	size_t checkpoints;
+	int64_t reach;         /* longest lifetime, in ranks */
+	int32_t *first, *last; /* ranks, by buffer */
+	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
+	struct fun *fun;       /* H_T by checkpoint */
+	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
+	struct pool pool;
+	struct ab_first_fit_stats st;
+};
+
+static void index_free(struct index *ix)
+{
+	if (ix->fun)
+		for (size_t c = 0; c < ix->checkpoints; c++)
+			fun_free(&ix->fun[c]);
+	if (ix->list)
+		for (size_t c = 0; c < ix->checkpoints; c++)
+			free(ix->list[c].e);
+	for (size_t k = 0; k < ix->pool.slabs; k++)
+		free(ix->pool.slab[k]);
+	free(ix->pool.slab);
+	free(ix->pool.spare);
+	free(ix->fun);
+	free(ix->list);
+	free(ix->first);
+	free(ix->last);
+	free(ix->last_query);
+}
+
+/* The walk: the gap list in offset order (first fit's scan) merged with
+ * the blocked stretches of H_T, in doubled addresses. */
+static uint64_t first_fit(struct index *ix, uint32_t i, uint64_t size,
+			  uint64_t align)
+{
+	int32_t a = ix->first[i], b = ix->last[i];
+	size_t c = (size_t)b >> ix->shift;
+	const struct fun *f = &ix->fun[c];
+	const struct list *l = &ix->list[c];
+	uint64_t cand = 0;
+	uint32_t j = 0;
+	struct at at = { 0, 0 };
+
+	if (!size)
+		return 0;
+	for (;;) {
+		uint64_t y;
+
+		while (j < l->n) {
+			const struct entry *e = &l->e[j];
+
+			ix->st.list_scanned++;
+			if (e->first > b || e->last < a || e->hi <= 2 * cand + 1) {
+				j++;
+				continue;
+			}
+			if (2 * cand + 2 * size <= e->lo)
+				break;
+			cand = ab_align_up(e->hi >> 1, align);
+			j++;
+		}
+		if (!f->n)
+			return cand;
+		seek(&ix->pool, f, &at, 2 * cand + 1);
+		y = next_blocked(&ix->pool, f, &at, 2 * cand + 1,
+				 2 * cand + 2 * size, a);
+		if (y == UINT64_MAX)
+			return cand;
+		ix->st.walk_steps++;
+		cand = ab_align_up(next_free(&ix->pool, f, &at, a) >> 1, align);
+		/* entries starting more than `longest` below the window cannot
+		 * reach it: skip them by bisection */
+		if (j < l->n && 2 * cand + 1 > l->longest &&
+		    l->e[j].lo + l->longest <= 2 * cand + 1) {
+			uint32_t lo = j, hi = l->n;
+
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+
+				if (l->e[mid].lo + l->longest <= 2 * cand + 1)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			j = lo;
+		}
+	}
+}
+
+static int place(struct index *ix, uint32_t i, size_t pos, uint64_t x,
+		 uint64_t size)
+{
+	int64_t first = ix->first[i], last = ix->last[i];
+	uint64_t w = 1ull << ix->shift;
+	uint64_t lo = 2 * x, hi = size ? 2 * (x + size) : 2 * x + 1;
+	int64_t c1 = (last + ix->reach) >> ix->shift;
+	int rc;
+
+	if (c1 > (int64_t)ix->checkpoints - 1)
+		c1 = (int64_t)ix->checkpoints - 1;
+	/* the functions are independent: fetch all their chunks first */
+	for (int64_t c = (first + (int64_t)w - 1) >> ix->shift; c <= c1; c++) {
+		const struct fun *f = &ix->fun[c];
+
+		if (f->n && ix->last_query[c] > pos + 1)
+			prefetch_chunk(chunk_of(&ix->pool, f,
+						last_le(f->start, 0, f->n, lo)));
+	}
+	for (int64_t c = (first + (int64_t)w - 1) >> ix->shift; c <= c1; c++) {
+		if (ix->last_query[c] <= pos + 1)
+			continue; /* no later buffer asks this checkpoint */
+		ix->st.paints++;
+		rc = paint(&ix->pool, &ix->fun[c], lo, hi, (int32_t)last);
+		if (rc)
+			return rc;
+	}
+	if (first & (int64_t)(w - 1)) {
+		size_t c = (size_t)first >> ix->shift;
+		struct entry e = { lo, hi, (int32_t)first, (int32_t)last };
+
+		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->list[c], &e)))
+			return rc;
+	}
+	return 0;
+}
+
+int ab_first_fit_place(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint32_t spacing, uint64_t *offsets,
+		       uint64_t *top, struct ab_first_fit_stats *stats)
+{
+	struct index ix = { 0 };
+	size_t steps = 0;
+	int rc = -ENOMEM;
+
+	*top = 0;
+	if (!spacing)
+		spacing = ab_first_fit_spacing(p, order, m);
+	if (!spacing)
+		spacing = 64;
+	while ((1u << ix.shift) < spacing)
+		ix.shift++;
+	ix.first = malloc((p->n + 1) * sizeof(*ix.first));
+	ix.last = malloc((p->n + 1) * sizeof(*ix.last));
+	if (!ix.first || !ix.last)
+		goto out;
+	rc = rank_lifetimes(p, order, m, ix.first, ix.last, &steps, &ix.reach);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	ix.checkpoints = steps ? ((steps - 1) >> ix.shift) + 1 : 1;
+	ix.fun = calloc(ix.checkpoints, sizeof(*ix.fun));
+	ix.list = calloc(ix.checkpoints, sizeof(*ix.list));
+	ix.last_query = calloc(ix.checkpoints, sizeof(*ix.last_query));
+	if (!ix.fun || !ix.list || !ix.last_query)
+		goto out;
+	for (size_t j = 0; j < m; j++)
+		ix.last_query[(size_t)ix.last[order[j]] >> ix.shift] = (uint32_t)(j + 1);
+	rc = 0;
+	for (size_t j = 0; j < m && !rc; j++) {
+		uint32_t i = order[j];
+		uint64_t size = p->buf[i].size;
+		uint64_t x = first_fit(&ix, i, size, ab_effective_align(p, i, o));
+
+		offsets[i] = x;
+		if (x + size > *top)
+			*top = x + size;
+		rc = place(&ix, i, j, x, size);
+	}
+	ix.st.spacing = 1u << ix.shift;
+	ix.st.queries = m;
+	for (size_t c = 0; c < ix.checkpoints; c++)
+		for (uint32_t r = 0; r < ix.fun[c].n; r++)
+			ix.st.pieces += chunk_of(&ix.pool, &ix.fun[c], r)->n;
+	if (stats)
+		*stats = ix.st;
+out:
+	index_free(&ix);
+	return rc;
+}

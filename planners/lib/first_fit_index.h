@@ -1,0 +1,65 @@
+/*
+ * First fit without listing the conflicts: a checkpoint index.
+ *
+ * The question placement.c answers by listing: the lowest multiple x of the
+ * alignment such that no placed buffer live at the same time as buffer i
+ * (first <= b and last >= a, [a, b] = i's lifetime) has offset < x + size
+ * and end > x.  Listing costs the k conflicts; with sqrt(n) buffers live at
+ * once (the scaling sweep) that is n^1.5 in all.
+ *
+ * Here time is cut at checkpoints T, multiples of a spacing w.  For each
+ * checkpoint the index keeps one function of the address,
+ *     H_T(y) = max last over placed buffers covering y with first <= T,
+ * and for each gap (T, T + w) the placed buffers starting in it, sorted by
+ * offset.  A buffer [a, b] asks the checkpoint T = b rounded down to w:
+ * the conflicts starting by T are exactly the addresses where H_T >= a,
+ * the others start in (T, b] and are in the gap's short list.  First fit
+ * walks up from 0 over the blocked stretches of H_T (a threshold on a
+ * piecewise-constant function kept in chunks with min/max summaries, so
+ * whole blocked or free chunks are stepped over) merged with the list.
+ * Every point skipped is covered by a conflict, every answer is checked
+ * against both, so the offsets are those of listing (identical, pinned by
+ * tests/test_mechanics.c against the O(n^2) oracle).
+ *
+ * Costs, with R the longest lifetime and J the walk's steps (the gaps of
+ * the conflicts' union narrower than the buffer, below its answer): placing
+ * a buffer of lifetime len paints (len + R) / w + 1 functions, O(log n +
+ * chunk) each; a query is O((J + 1) (log n + chunk)) plus the gap list
+ * (< w starts).  J is measured, not bounded: on the sweep it follows the
+ * union's narrow gaps (docs/scaling.md).  Lifetimes are ranked first, so
+ * sparse step numbers cost nothing.  Zero-size buffers are exact too:
+ * addresses are doubled, a buffer of size s at x covers [2x, 2x + 2s)
+ * (a point [2x, 2x + 1) when s = 0) and a window is [2x + 1, 2x + 2s).
+ */
+#ifndef AB_FIRST_FIT_INDEX_H
+#define AB_FIRST_FIT_INDEX_H
+
+#include "arenabench.h"
+
+struct ab_first_fit_stats {
+	uint32_t spacing;   /* checkpoint spacing w used */
+	uint64_t queries;   /* buffers placed */
+	uint64_t walk_steps; /* J summed: blocked stretches of H_T jumped */
+	uint64_t paints;    /* function updates */
+	uint64_t list_scanned; /* gap-list entries looked at */
+	uint64_t pieces;    /* pieces held by all functions at the end */
+};
+
+/* The spacing the index would use for order[0..m) (a power of two), or 0
+ * when listing the conflicts is expected to be cheaper (small problems,
+ * few overlaps) or the index would be too large.  The choice compares
+ * counts computed from the lifetimes alone (overlapping pairs against
+ * paints and list lengths), so it is deterministic. */
+uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
+			      size_t m);
+
+/* Places order[0..m) by first fit with checkpoint spacing `spacing` (a
+ * power of two >= 1; 0 = ab_first_fit_spacing's choice, or 64 when that
+ * says listing).  Fills offsets[buffer], the highest end in *top and, when
+ * stats is not NULL, the counts above.  Returns 0 or -ENOMEM. */
+int ab_first_fit_place(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint32_t spacing, uint64_t *offsets,
+		       uint64_t *top, struct ab_first_fit_stats *stats);
+
+#endif
