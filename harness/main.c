@@ -834,8 +834,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "arenabench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (parse_args(argc - 2, argv + 2, &a))
+	if (parse_args(argc - 2, argv + 2, &a)) {
+		free(a.pos);
 		return EXIT_USAGE;
+	}
 	if (!strcmp(cmd, "list"))
 		code = cmd_list();
 	else if (!strcmp(cmd, "bench"))
