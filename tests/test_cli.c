@@ -231,6 +231,16 @@ static void expect_field(const char *csv, int row, const char *col,
 	free(v);
 }
 
+/* The chain of the next two tests (1 KiB -> 4 KiB -> RELU -> 4 KiB -> 1 KiB). */
+static const char inplace_chain[] = "graph c\n"
+				    "tensor x input bytes 1024\n"
+				    "tensor a intermediate bytes 4096\n"
+				    "tensor b intermediate bytes 4096\n"
+				    "tensor y output bytes 1024\n"
+				    "op p CONV in=x out=a\n"
+				    "op r RELU in=a out=b flags=elementwise\n"
+				    "op q CONV in=b out=y\n";
+
 /*
  * --inplace, --reorder and --tier through bench, by hand.  The chain
  *   x (1 KiB, input) -> a (4 KiB) -> RELU, elementwise -> b (4 KiB) -> y (1 KiB, output)
@@ -249,14 +259,7 @@ Test(cli, inplace_reorder_and_tiers_are_options_of_bench_recorded_in_the_csv)
 {
 	char args[1024], path[512], *out, *csv;
 
-	write_file("c.graph", "graph c\n"
-			      "tensor x input bytes 1024\n"
-			      "tensor a intermediate bytes 4096\n"
-			      "tensor b intermediate bytes 4096\n"
-			      "tensor y output bytes 1024\n"
-			      "op p CONV in=x out=a\n"
-			      "op r RELU in=a out=b flags=elementwise\n"
-			      "op q CONV in=b out=y\n");
+	write_file("c.graph", inplace_chain);
 	snprintf(path, sizeof(path), "%s/r.csv", dir);
 	snprintf(args, sizeof(args), "bench %s/c.graph --planners size_first_fit --align 1 --no-timing --quiet --out %s",
 		 dir, path);
@@ -296,14 +299,7 @@ Test(cli, tiers_that_cannot_hold_the_buffers_fail_with_the_bytes_needed)
 {
 	char args[1024], *out;
 
-	write_file("c.graph", "graph c\n"
-			      "tensor x input bytes 1024\n"
-			      "tensor a intermediate bytes 4096\n"
-			      "tensor b intermediate bytes 4096\n"
-			      "tensor y output bytes 1024\n"
-			      "op p CONV in=x out=a\n"
-			      "op r RELU in=a out=b flags=elementwise\n"
-			      "op q CONV in=b out=y\n");
+	write_file("c.graph", inplace_chain);
 	snprintf(args, sizeof(args), "plan %s/c.graph --planner size_first_fit --inplace --tier sram:1KiB --tier dram:2KiB",
 		 dir);
 	cr_expect_eq(run(args, &out), 1, "%s", out);

@@ -326,23 +326,32 @@ int ab_place_in_order(const struct ab_problem *p,
 	rc = ab_placer_init(&pl, p, order, m, offsets);
 	if (rc)
 		return rc;
-	for (size_t j = 0; j < m; j++) {
+	rc = ab_placer_place_each(&pl, p, o, order, 0, m, rule, UINT64_MAX);
+	*top = pl.top;
+	ab_placer_free(&pl);
+	return rc;
+}
+
+int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
+			 const struct ab_plan_options *o, const uint32_t *order,
+			 size_t from, size_t m, enum ab_fit_rule rule,
+			 uint64_t limit)
+{
+	for (size_t j = from; j < m && pl->top <= limit; j++) {
 		size_t i = order[j];
 		const struct ab_hit *hits;
 		size_t k;
 		uint64_t a = ab_effective_align(p, i, o), off;
+		int rc = ab_placer_conflicts(pl, i, &hits, &k);
 
-		rc = ab_placer_conflicts(&pl, i, &hits, &k);
 		if (rc)
-			break;
+			return rc;
 		off = rule == AB_FIT_BEST
 			      ? ab_fit_best(hits, k, p->buf[i].size, a)
 			      : ab_fit_first(hits, k, p->buf[i].size, a);
-		ab_placer_place(&pl, i, off);
+		ab_placer_place(pl, i, off);
 	}
-	*top = pl.top;
-	ab_placer_free(&pl);
-	return rc;
+	return 0;
 }
 
 int ab_plan_in_order(const struct ab_problem *p,

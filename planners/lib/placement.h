@@ -104,6 +104,14 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
  * returns the highest end in *top.  The one loop most planners need.
  * First fit goes through first_fit_index.h when that pays (same offsets). */
 enum ab_fit_rule { AB_FIT_FIRST, AB_FIT_BEST };
+
+/* Places order[from..m) one by one, each at the rule's offset among the
+ * buffers already in pl (listing its conflicts), while pl->top stays at
+ * most limit (UINT64_MAX: all of them).  Fills offsets[] via pl. */
+int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
+			 const struct ab_plan_options *o, const uint32_t *order,
+			 size_t from, size_t m, enum ab_fit_rule rule,
+			 uint64_t limit);
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
 		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,

@@ -72,20 +72,7 @@ int ab_place_suffix_within(const struct ab_problem *p,
 		return rc;
 	for (size_t j = 0; j < from && j < m; j++)
 		ab_placer_place(&pl, order[j], offsets[order[j]]);
-	for (size_t j = from; j < m && pl.top <= limit; j++) {
-		size_t i = order[j];
-		const struct ab_hit *hits;
-		size_t k;
-		uint64_t a = ab_effective_align(p, i, o), off;
-
-		rc = ab_placer_conflicts(&pl, i, &hits, &k);
-		if (rc)
-			break;
-		off = rule == AB_FIT_BEST
-			      ? ab_fit_best(hits, k, p->buf[i].size, a)
-			      : ab_fit_first(hits, k, p->buf[i].size, a);
-		ab_placer_place(&pl, i, off);
-	}
+	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
 	*top = pl.top;
 	ab_placer_free(&pl);
 	return rc;
