@@ -16,11 +16,34 @@
 #include "timing.h"
 
 
+/* "sram:262144+dram": each tier's name and value[i], in tier order; a
+ * zero value is left out when omit_zero (an unbounded tier's capacity). */
+static char *tier_list(const struct ab_tier_set *t, const uint64_t *value,
+		       bool omit_zero)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < t->n; i++)
+		len += strlen(t->tier[i].name) + 24;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	*p = 0;
+	for (int i = 0; i < t->n; i++) {
+		p += sprintf(p, "%s%s", i ? "+" : "", t->tier[i].name);
+		if (value[i] || !omit_zero)
+			p += sprintf(p, ":%" PRIu64, value[i]);
+	}
+	return s;
+}
+
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o)
 {
 	char phases[16] = "auto", budget[24] = "default", width[32] = "";
 	char *tiers = NULL, *r;
+	bool tiered = o->tiers && o->tiers->n > 0;
 
 	if (o->phases > 0)
 		snprintf(phases, sizeof(phases), "%d", o->phases);
@@ -29,33 +52,26 @@ char *ab_options_string(const struct ab_load_options *l,
 	if (l->reorder.method == AB_REORDER_BEAM && l->reorder.beam_width > 0)
 		snprintf(width, sizeof(width), ";reorder_width=%d",
 			 l->reorder.beam_width);
-	if (o->tiers && o->tiers->n > 0) {
-		/* tiers=sram:262144+dram;tier_benefit=bytes */
-		size_t len = 64;
-		char *t;
+	if (tiered) {
+		uint64_t cap[AB_MAX_ARENAS];
 
 		for (int i = 0; i < o->tiers->n; i++)
-			len += strlen(o->tiers->tier[i].name) + 24;
-		tiers = t = malloc(len);
+			cap[i] = o->tiers->tier[i].capacity;
+		tiers = tier_list(o->tiers, cap, true);
 		if (!tiers)
 			return NULL;
-		t += sprintf(t, ";tiers=");
-		for (int i = 0; i < o->tiers->n; i++) {
-			t += sprintf(t, "%s%s", i ? "+" : "", o->tiers->tier[i].name);
-			if (o->tiers->tier[i].capacity)
-				t += sprintf(t, ":%" PRIu64, o->tiers->tier[i].capacity);
-		}
-		sprintf(t, ";tier_benefit=%s",
-			ab_tier_benefit_name(o->tiers->opt.benefit));
 	}
+	/* with tiers: ...;tiers=sram:262144+dram;tier_benefit=bytes */
 	r = ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
-		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s",
+		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s%s%s%s",
 		       ab_lifetime_rule_name(l->problem.lifetimes),
 		       l->problem.round_to > 1 ? l->problem.round_to : 1,
 		       l->problem.exclude_scratch ? "no" : "yes", o->seed,
 		       budget, phases, l->problem.inplace ? "yes" : "no",
 		       ab_reorder_method_name(l->reorder.method), width,
-		       tiers ? tiers : "");
+		       tiered ? ";tiers=" : "", tiered ? tiers : "",
+		       tiered ? ";tier_benefit=" : "",
+		       tiered ? ab_tier_benefit_name(o->tiers->opt.benefit) : "");
 	free(tiers);
 	return r;
 }
@@ -251,25 +267,6 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 			     rep ? rep : &scratch, err);
 }
 
-/* "sram:262144+dram:1048576": the tiers' peaks, in tier order. */
-static char *tier_peaks_string(const struct ab_tier_set *t,
-			       const struct ab_tier_report *rep)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (int i = 0; i < t->n; i++)
-		len += strlen(t->tier[i].name) + 24;
-	s = p = malloc(len);
-	if (!s)
-		return NULL;
-	*p = 0;
-	for (int i = 0; i < t->n; i++)
-		p += sprintf(p, "%s%s:%" PRIu64, i ? "+" : "", t->tier[i].name,
-			     i < rep->n_tiers ? rep->peak[i] : 0);
-	return s;
-}
-
 int ab_plan_and_check_cached(const struct ab_input *in,
 			     const struct ab_planner *pl,
 			     const struct ab_plan_options *o,
@@ -292,7 +289,7 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 		row->tiered = true;
 		row->spilled_bytes = rep.spilled_bytes;
 		free(row->tier_peaks);
-		row->tier_peaks = tier_peaks_string(o->tiers, &rep);
+		row->tier_peaks = tier_list(o->tiers, rep.peak, false);
 		if (!row->tier_peaks)
 			return -ENOMEM;
 	}
@@ -427,7 +424,8 @@ static int bench_input(const struct ab_bench_config *cfg,
 			row->weights_bytes = p->weights_bytes;
 			row->lower_bound_bytes = lb;
 			row->lower_bound_original_bytes =
-				in->reorder.lower_bound_before;
+				in->reordered ? in->reorder.lower_bound_before
+					      : lb;
 			row->reorder_ns = in->reorder_ns;
 			row->max_live_buffers = max_live;
 			row->planner = pl;

@@ -784,7 +784,7 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 	if (x->load_inplace)
 		fprintf(f, "in place (--inplace): %zu tensors write into a last-read same-size input's buffer\n",
 			in->problem.n_aliased);
-	if (x->reorder_method != AB_REORDER_NONE && in->has_graph)
+	if (in->reordered)
 		fprintf(f, "reordered (--reorder %s): lower bound %s -> %s bytes%s\n",
 			ab_reorder_method_name(x->reorder_method),
 			grouped(in->reorder.lower_bound_before, a, sizeof(a)),
@@ -1233,7 +1233,8 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		x->load_inplace ? "true" : "false", in->problem.n_aliased);
 	json_str(f, ab_reorder_method_name(x->reorder_method));
 	fprintf(f, ", \"lower_bound_before_reorder_bytes\": %" PRIu64 ", \"tiers\": [",
-		in->reorder.lower_bound_before);
+		in->reordered ? in->reorder.lower_bound_before
+			      : x->lower_bound_bytes);
 	for (int i = 0; x->tiers && i < x->tiers->n; i++) {
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
 		json_str(f, x->tiers->tier[i].name);

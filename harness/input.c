@@ -51,9 +51,6 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		in->family = "minimalloc";
 		in->source = path;
 		in->ops = distinct_times(&in->problem);
-		in->reorder.lower_bound_before = in->reorder.lower_bound_after =
-			ab_lower_bound(&in->problem, NULL);
-		in->reorder.kept_original = true;
 		return 0;
 	}
 	if (ends_with(path, ".graph")) {
@@ -69,10 +66,6 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	if (rc)
 		goto fail;
 	in->has_graph = true;
-	in->family = in->graph.family ? in->graph.family
-				      : (in->is_tflite ? "tflite" : "graph");
-	in->source = in->graph.source ? in->graph.source : path;
-	in->ops = in->graph.n_ops;
 	if (o->reorder.method != AB_REORDER_NONE) {
 		struct ab_graph reordered;
 		struct timespec t0, t1;
@@ -87,18 +80,16 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 				 (double)(t1.tv_nsec - t0.tv_nsec);
 		ab_graph_free(&in->graph);
 		in->graph = reordered;
-		in->family = in->graph.family ? in->graph.family
-					      : (in->is_tflite ? "tflite" : "graph");
-		in->source = in->graph.source ? in->graph.source : path;
+		in->reordered = true;
 	}
+	/* borrowed from the graph (the reordered copy, if any) */
+	in->family = in->graph.family ? in->graph.family
+				      : (in->is_tflite ? "tflite" : "graph");
+	in->source = in->graph.source ? in->graph.source : path;
+	in->ops = in->graph.n_ops;
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
 	if (rc)
 		goto fail;
-	if (o->reorder.method == AB_REORDER_NONE) {
-		in->reorder.lower_bound_before = in->reorder.lower_bound_after =
-			ab_lower_bound(&in->problem, NULL);
-		in->reorder.kept_original = true;
-	}
 	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
 	if (rc)
 		goto fail;

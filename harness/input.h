@@ -24,8 +24,11 @@ struct ab_input {
 	const char *family;        /* borrowed from graph, or "minimalloc" */
 	const char *source;
 	size_t ops;                /* operators, or distinct steps of a CSV */
-	/* The reordering applied (method NONE: none); lower_bound_before is
-	 * the bound of the file's order, = lower_bound_after without one. */
+	/* With --reorder on a graph (reordered): what the reordering did,
+	 * lower_bound_before being the bound of the file's order.  Without a
+	 * reordering the report is zero and the problem's bound is the file
+	 * order's. */
+	bool reordered;
 	struct ab_reorder_report reorder;
 	double reorder_ns;         /* wall time of the reordering, 0 without */
 	/* Accesses per buffer (1 write + reads; ab_buffer_accesses), for tiers

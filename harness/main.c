@@ -648,7 +648,7 @@ static int cmd_plan(struct args *a)
 		printf("in place:     %zu tensors share an input's buffer (--inplace)\n",
 		       in.problem.n_aliased);
 	printf("sum:          %" PRIu64 " bytes\n", ab_sum_bytes(&in.problem));
-	if (a->load.reorder.method != AB_REORDER_NONE && in.has_graph)
+	if (in.reordered)
 		printf("reorder:      %s: lower bound %" PRIu64 " -> %" PRIu64 " bytes (%s%s)\n",
 		       ab_reorder_method_name(a->load.reorder.method),
 		       in.reorder.lower_bound_before, in.reorder.lower_bound_after,
@@ -669,16 +669,11 @@ static int cmd_plan(struct args *a)
 		printf(" (%.4f x lower bound)", (double)row.peak_bytes / (double)row.lower_bound_bytes);
 	printf("\narenas:       %d\n", row.arenas);
 	if (row.tiered) {
-		char *t = row.tier_peaks ? row.tier_peaks : "", *save = NULL, *tok;
-		int i = 0;
-
-		for (tok = strtok_r(t, "+", &save); tok; tok = strtok_r(NULL, "+", &save), i++) {
-			char *colon = strchr(tok, ':');
-
-			if (colon)
-				*colon = 0;
-			printf("tier:         %s: peak %s bytes", tok, colon ? colon + 1 : "?");
-			if (i < a->tiers.n && a->tiers.tier[i].capacity)
+		/* tier t is arena t (harness/tiers.h) */
+		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
+			printf("tier:         %s: peak %" PRIu64 " bytes",
+			       a->tiers.tier[i].name, plan.arena_size[i]);
+			if (a->tiers.tier[i].capacity)
 				printf(" (capacity %" PRIu64 ")", a->tiers.tier[i].capacity);
 			putchar('\n');
 		}
