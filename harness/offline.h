@@ -25,6 +25,9 @@ struct ab_offline_stats {
 	size_t fixed;            /* buffers placed where the model says */
 	size_t runtime;          /* buffers marked -1, placed by first fit */
 	size_t misaligned_fixed; /* fixed offsets not multiples of the align */
+	/* When --inplace puts two tensors the model places apart into one
+	 * buffer: those tensors (else -1), and the plan is refused. */
+	int64_t split_tensor[2];
 };
 
 /* name "offline"; its .plan returns -ENOTSUP (use ab_offline_plan). */
@@ -34,7 +37,8 @@ extern const struct ab_planner ab_planner_offline;
 bool ab_offline_available(const struct ab_input *in);
 
 /* Fills `plan` (room for in->problem.n buffers) from the model's plan.
- * -ENOENT if the input has none. */
+ * -ENOENT if the input has none; -EINVAL (st->split_tensor set) when
+ * --inplace shares one buffer between tensors the model places apart. */
 int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 		    struct ab_plan *plan, struct ab_offline_stats *st);
 

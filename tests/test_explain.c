@@ -770,6 +770,119 @@ Test(offline, overlapping_plan_is_invalid)
 	free(out);
 }
 
+/* Three MULs a -> b -> c -> d (f32 [1,4], 16 bytes each) with the offline
+ * plan given.  Under --inplace, c = MUL(b, b) takes b's buffer (b is an
+ * intermediate last read there, c is read by the next op); a is the graph
+ * input and d the output, so neither joins.  TFLM lifetimes: a [0,1],
+ * b [1,2], c [2,3], d [3,3]; the chain b+c [1,3]. */
+static const char *write_three_muls(const int32_t plan[4], const char *name)
+{
+#define LE(v) (uint8_t)((uint32_t)(v)), (uint8_t)((uint32_t)(v) >> 8), \
+	      (uint8_t)((uint32_t)(v) >> 16), (uint8_t)((uint32_t)(v) >> 24)
+	uint8_t meta[] = { LE(1), LE(1), LE(4), LE(plan[0]), LE(plan[1]),
+			   LE(plan[2]), LE(plan[3]) };
+#undef LE
+	static const struct tfw_tensor tensors[] = {
+		{ "a", TFW_FLOAT32, 2, { 1, 4 }, 0, { 0 }, 0, false },
+		{ "b", TFW_FLOAT32, 2, { 1, 4 }, 0, { 0 }, 0, false },
+		{ "c", TFW_FLOAT32, 2, { 1, 4 }, 0, { 0 }, 0, false },
+		{ "d", TFW_FLOAT32, 2, { 1, 4 }, 0, { 0 }, 0, false },
+	};
+	static const struct tfw_op ops[] = {
+		{ .opcode = 0, .n_in = 2, .in = { 0, 0 }, .n_out = 1, .out = { 1 } },
+		{ .opcode = 0, .n_in = 2, .in = { 1, 1 }, .n_out = 1, .out = { 2 } },
+		{ .opcode = 0, .n_in = 2, .in = { 2, 2 }, .n_out = 1, .out = { 3 } },
+	};
+	static const int32_t in0[] = { 0 }, out3[] = { 3 };
+	const struct tfw_model *m = tfw_fixture_model(TFW_FIX_OFFLINE_PLAN);
+	struct tfw_subgraph sg = *m->subgraphs;
+	struct tfw_buffer bufs[3];
+	struct tfw_model mm = *m;
+
+	cr_assert_eq(m->n_buffers, 3);
+	sg.n_tensors = 4;
+	sg.tensors = tensors;
+	sg.n_ops = 3;
+	sg.ops = ops;
+	sg.inputs = in0;
+	sg.outputs = out3;
+	memcpy(bufs, m->buffers, sizeof(bufs));
+	bufs[2].data = meta;
+	bufs[2].size = sizeof(meta);
+	mm.subgraphs = &sg;
+	mm.buffers = bufs;
+	return write_model(&mm, name);
+}
+
+/* The model places b at 16 and c at 32; --inplace would put both in one
+ * buffer, so the offline row is refused by name, not planned at b's
+ * offset as if c had been placed there. */
+Test(offline, inplace_chain_the_model_splits_is_refused)
+{
+	static const int32_t plan[4] = { 0, 16, 32, -1 };
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	const struct ab_explain_result *r;
+
+	conventions(&a, "tflm");
+	a.load.problem.inplace = true;
+	a.path = write_three_muls(plan, "split.tflite");
+	explain_ok(&a, &x);
+	cr_assert_eq(x.in.problem.n, 3, "b and c share a buffer");
+	r = ab_explain_at(&x, x.n_planners - 1, 0);
+	cr_expect_str_eq(r->planner->name, "offline");
+	cr_expect(!r->row.valid);
+	cr_assert_not_null(r->row.error);
+	cr_expect(strstr(r->row.error, "tensors 'b' and 'c'") &&
+		  strstr(r->row.error, "at 16 and 32"), "%s", r->row.error);
+	ab_explanation_free(&x);
+
+	/* without --inplace the same plan is the model's and valid: c at
+	 * 32 beside b, d (-1) at 0 where a ended */
+	conventions(&a, "tflm");
+	a.path = write_three_muls(plan, "split.tflite");
+	explain_ok(&a, &x);
+	r = ab_explain_at(&x, x.n_planners - 1, 0);
+	cr_expect(r->row.valid, "%s", r->row.error ? r->row.error : "");
+	cr_expect_eq(r->row.peak_bytes, 48);
+	ab_explanation_free(&x);
+}
+
+/* A chain whose root is marked -1 follows the tensor the model does
+ * place: b -1, c 16 puts the chain b+c at 16, d (-1, live with it at
+ * step 3) at 0; a at 0 ended at step 1.  Peak 32. */
+Test(offline, inplace_chain_takes_its_placed_tensors_offset)
+{
+	static const int32_t plan[4] = { 0, -1, 16, -1 };
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	struct ab_offline_stats st;
+	struct ab_plan p;
+
+	conventions(&a, "tflm");
+	a.load.problem.inplace = true;
+	a.path = write_three_muls(plan, "follow.tflite");
+	explain_ok(&a, &x);
+	cr_assert_eq(x.in.problem.n, 3);
+	cr_assert_eq(ab_plan_alloc(&p, x.in.problem.n), 0);
+	cr_assert_eq(ab_offline_plan(&x.in, &a.plan, &p, &st), 0);
+	for (size_t i = 0; i < x.in.problem.n; i++) {
+		int32_t t = x.in.problem.tensor[i];
+
+		if (t == 0)
+			cr_expect_eq(p.offset[i], 0, "a");
+		else if (t == 1)
+			cr_expect_eq(p.offset[i], 16, "chain b+c");
+		else
+			cr_expect_eq(p.offset[i], 0, "d (tensor %d)", t);
+	}
+	cr_expect_eq(st.fixed, 2);
+	cr_expect_eq(st.runtime, 1);
+	cr_expect_eq(p.peak, 32);
+	ab_plan_free(&p);
+	ab_explanation_free(&x);
+}
+
 /* ----------------------------------------------------------------- suite */
 
 /* tiny.100: [0,2) 10, [1,3) 20, [2,4) 5 -> bound 30, sum 35.
