@@ -140,6 +140,7 @@ int ab_fb_vec_from(const struct ab_fb *fb, uint64_t at, unsigned esize,
 		   const char *name, struct ab_fb_vec *v)
 {
 	uint64_t tg;
+	uint32_t len;
 	int rc = ab_fb_follow(fb, at, name, &tg);
 
 	if (rc)
@@ -147,11 +148,12 @@ int ab_fb_vec_from(const struct ab_fb *fb, uint64_t at, unsigned esize,
 	if (!ab_fb_fits(fb, tg, 4))
 		return ab_fb_fail(fb, -EBADMSG, "'%s': vector length at %" PRIu64 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
 				  name, tg, fb->n);
-	v->len = ab_fb_ld32(fb->p + tg);
-	v->pos = tg + 4;
-	if (!ab_fb_fits(fb, v->pos, (uint64_t)v->len * esize))
+	len = ab_fb_ld32(fb->p + tg);
+	if (!ab_fb_fits(fb, tg + 4, (uint64_t)len * esize))
 		return ab_fb_fail(fb, -EBADMSG, "'%s': vector of %" PRIu32 " elements of %u bytes at offset %" PRIu64 " is longer than the file (%" PRIu64 " bytes; truncated?)",
-				  name, v->len, esize, tg, fb->n);
+				  name, len, esize, tg, fb->n);
+	v->pos = tg + 4;
+	v->len = len;
 	return 0;
 }
 
