@@ -46,7 +46,7 @@ int ab_fb_table_at(const struct ab_fb *fb, uint64_t pos, int depth,
 	if (ab_fb_ld32(fb->p + pos) == 0)
 		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable offset is 0, so the table would be its own vtable",
 				  what, pos);
-	/* pos < 2^64 / 2 and the soffset is 32-bit: no overflow. */
+	/* pos is inside the file (< 2^63), the soffset 32-bit: no overflow. */
 	vt = (int64_t)pos - (int32_t)ab_fb_ld32(fb->p + pos);
 	if (vt < 0 || !ab_fb_fits(fb, (uint64_t)vt, 4))
 		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 ": its vtable offset points to %" PRId64 ", outside the file (%" PRIu64 " bytes)",
