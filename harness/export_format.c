@@ -32,18 +32,18 @@
  *    D-4     data: u32 4 x words, the int32 words
  *            zero padding to S, a multiple of 16; then the original file.
  *
- * A small bounds-checked reader finds what the header refers to; it does
- * not decode the graph (harness/tflite.c does, and the export reads its own
- * output back with it before writing).
+ * The shared bounds-checked FlatBuffers reader (flatbuf.h) finds what the
+ * header refers to; this file does not decode the graph (harness/tflite.c
+ * does, and the export reads its own output back with it before writing).
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "export.h"
+#include "flatbuf.h"
 #include "textio.h"
 
 #define OFFLINE_NAME "OfflineMemoryAllocation"
@@ -63,170 +63,26 @@ enum { META_NAME = 0, META_BUFFER = 1 };
 #define H_MODEL_VT_LEN (4 + 2 * MODEL_FIELDS)
 #define H_MODEL 28
 
-/* ------------------------------------------------------- the reader */
-
-struct fbr {
-	const uint8_t *p;
-	size_t n;
-	const char *path;
-	struct ab_error *err;
+/* Field names for messages, by id. */
+static const char *const model_field_names[MODEL_FIELDS] = {
+	"Model.version", "Model.operator_codes", "Model.subgraphs",
+	"Model.description", "Model.buffers", "Model.metadata_buffer",
+	"Model.metadata", "Model.signature_defs",
 };
-
-struct fb_table {
-	size_t pos, vt;
-	unsigned vt_len, len;
-};
-
-static int fb_bad(const struct fbr *r, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fb_bad(const struct fbr *r, int code, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return ab_fail(r->err, code, "%s: %s", r->path, msg);
-}
-
-static uint16_t ld16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t ld32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static bool fits(const struct fbr *r, size_t pos, size_t size)
-{
-	return pos <= r->n && size <= r->n - pos;
-}
-
-/* The uoffset stored at `at`, followed. */
-static int fb_deref(const struct fbr *r, size_t at, const char *what,
-		    size_t *target)
-{
-	uint32_t off;
-
-	if (!fits(r, at, 4))
-		return fb_bad(r, -EBADMSG, "%s: offset at %zu runs past the end of the file (%zu bytes)",
-			      what, at, r->n);
-	off = ld32(r->p + at);
-	if (off == 0 || off >= r->n - at)
-		return fb_bad(r, -EBADMSG, "%s: offset %" PRIu32 " at %zu points %s (file of %zu bytes)",
-			      what, off, at, off ? "past the end" : "to itself",
-			      r->n);
-	*target = at + off;
-	return 0;
-}
-
-static int fb_table_at(const struct fbr *r, size_t pos, const char *what,
-		       struct fb_table *t)
-{
-	int64_t vt;
-
-	if (!fits(r, pos, 4) || pos % 4)
-		return fb_bad(r, -EBADMSG, "%s table at %zu is outside the file or not 4-byte aligned",
-			      what, pos);
-	vt = (int64_t)pos - (int32_t)ld32(r->p + pos);
-	if (vt < 0 || (uint64_t)vt == pos || !fits(r, (size_t)vt, 4))
-		return fb_bad(r, -EBADMSG, "%s table at %zu: its vtable offset points to %" PRId64 ", outside the file",
-			      what, pos, vt);
-	t->pos = pos;
-	t->vt = (size_t)vt;
-	t->vt_len = ld16(r->p + t->vt);
-	t->len = ld16(r->p + t->vt + 2);
-	if (t->vt_len < 4 || (t->vt_len & 1) || !fits(r, t->vt, t->vt_len) ||
-	    t->len < 4 || !fits(r, pos, t->len))
-		return fb_bad(r, -EBADMSG, "%s table at %zu: vtable size %u or table size %u does not fit in the file",
-			      what, pos, t->vt_len, t->len);
-	return 0;
-}
-
-/* Where field id (of `size` inline bytes) is, or 0 when absent. */
-static int fb_field(const struct fbr *r, const struct fb_table *t,
-		    unsigned id, unsigned size, const char *what, size_t *at)
-{
-	unsigned slot = 4 + 2 * id;
-	uint16_t off;
-
-	*at = 0;
-	if (slot + 2 > t->vt_len)
-		return 0;
-	off = ld16(r->p + t->vt + slot);
-	if (!off)
-		return 0;
-	if (off < 4 || off + size > t->len)
-		return fb_bad(r, -EBADMSG, "%s: field at offset %u does not fit in its table of %u bytes",
-			      what, off, t->len);
-	*at = t->pos + off;
-	return 0;
-}
-
-/* A vector field: its first element and length (absent: 0 and 0). */
-static int fb_vector(const struct fbr *r, const struct fb_table *t,
-		     unsigned id, unsigned esize, const char *what,
-		     size_t *first, uint32_t *count)
-{
-	size_t at, v;
-	int rc = fb_field(r, t, id, 4, what, &at);
-
-	*first = 0;
-	*count = 0;
-	if (rc || !at)
-		return rc;
-	rc = fb_deref(r, at, what, &v);
-	if (rc)
-		return rc;
-	if (!fits(r, v, 4) || !fits(r, v + 4, (size_t)ld32(r->p + v) * esize))
-		return fb_bad(r, -EBADMSG, "%s: vector at %zu is longer than the file",
-			      what, v);
-	*first = v + 4;
-	*count = ld32(r->p + v);
-	return 0;
-}
-
-static int fb_element(const struct fbr *r, size_t first, uint32_t i,
-		      const char *what, struct fb_table *t)
-{
-	size_t tg;
-	int rc = fb_deref(r, first + 4 * (size_t)i, what, &tg);
-
-	return rc ? rc : fb_table_at(r, tg, what, t);
-}
-
-/* A u64 field that, when > 1, is an offset from the start of the file
- * (schema.fbs: Buffer.offset, Operator.large_custom_options_offset). */
-static int fb_file_offset(const struct fbr *r, const struct fb_table *t,
-			  unsigned id, const char *what, uint64_t *v)
-{
-	size_t at;
-	int rc = fb_field(r, t, id, 8, what, &at);
-
-	*v = 0;
-	if (!rc && at)
-		*v = (uint64_t)ld32(r->p + at) |
-		     (uint64_t)ld32(r->p + at + 4) << 32;
-	return rc;
-}
 
 /* ------------------------------------------------- the source model */
 
 struct src_model {
-	struct fb_table model;
+	struct ab_fb_table model;
 	bool has[MODEL_FIELDS];
 	uint32_t version;
-	size_t target[MODEL_FIELDS];  /* where each offset field points */
+	uint64_t target[MODEL_FIELDS]; /* where each offset field points */
 	uint32_t n_buffers;
-	size_t *buffer;               /* Buffer table positions */
+	uint64_t *buffer;              /* Buffer table positions */
 	uint32_t n_meta, n_kept;
-	size_t *meta;                 /* Metadata table positions */
-	bool *meta_offline;           /* named OfflineMemoryAllocation */
-	uint64_t n_tensors;           /* all subgraphs together */
+	uint64_t *meta;                /* Metadata table positions */
+	bool *meta_offline;            /* named OfflineMemoryAllocation */
+	uint64_t n_tensors;            /* all subgraphs together */
 };
 
 static void src_free(struct src_model *s)
@@ -238,139 +94,141 @@ static void src_free(struct src_model *s)
 
 /* Subgraph tensor counts, and no operator with data addressed from the
  * start of the file. */
-static int scan_subgraphs(const struct fbr *r, struct src_model *s)
+static int scan_subgraphs(const struct ab_fb *r, struct src_model *s)
 {
-	size_t first, ops;
-	uint32_t n, n_ops;
-	int rc = fb_vector(r, &s->model, MODEL_SUBGRAPHS, 4, "Model.subgraphs",
-			   &first, &n);
+	struct ab_fb_vec subgraphs;
+	int rc = ab_fb_get_vec(r, &s->model, MODEL_SUBGRAPHS, 4,
+			       "Model.subgraphs", &subgraphs);
 
-	for (uint32_t g = 0; !rc && g < n; g++) {
-		struct fb_table sg;
-		size_t tensors;
-		uint32_t n_t;
+	for (uint32_t g = 0; !rc && g < subgraphs.len; g++) {
+		struct ab_fb_table sg;
+		struct ab_fb_vec tensors = { 0 }, ops = { 0 };
 
-		rc = fb_element(r, first, g, "SubGraph", &sg);
+		rc = ab_fb_vec_table(r, &subgraphs, g, 1, "SubGraph", &sg);
 		if (!rc)
-			rc = fb_vector(r, &sg, SG_TENSORS, 4, "SubGraph.tensors",
-				       &tensors, &n_t);
+			rc = ab_fb_get_vec(r, &sg, SG_TENSORS, 4,
+					   "SubGraph.tensors", &tensors);
 		if (!rc)
-			rc = fb_vector(r, &sg, SG_OPERATORS, 4,
-				       "SubGraph.operators", &ops, &n_ops);
-		s->n_tensors += n_t;
-		for (uint32_t k = 0; !rc && k < n_ops; k++) {
-			struct fb_table op;
+			rc = ab_fb_get_vec(r, &sg, SG_OPERATORS, 4,
+					   "SubGraph.operators", &ops);
+		s->n_tensors += tensors.len;
+		for (uint32_t k = 0; !rc && k < ops.len; k++) {
+			struct ab_fb_table op;
 			uint64_t off;
 
-			rc = fb_element(r, ops, k, "Operator", &op);
+			rc = ab_fb_vec_table(r, &ops, k, 2, "Operator", &op);
 			if (!rc)
-				rc = fb_file_offset(r, &op,
-						    OP_LARGE_CUSTOM_OPTIONS_OFFSET,
-						    "Operator.large_custom_options_offset",
-						    &off);
+				rc = ab_fb_get_u64(r, &op,
+						   OP_LARGE_CUSTOM_OPTIONS_OFFSET,
+						   "Operator.large_custom_options_offset",
+						   &off);
 			if (!rc && off > 1)
-				rc = fb_bad(r, -ENOTSUP, "subgraph %" PRIu32 " operator %" PRIu32 " keeps its custom options outside the flatbuffer (large_custom_options_offset %" PRIu64 ", the layout of models over 2 GB): putting a header in front would move the bytes that offset addresses; export supports models whose data is inside the flatbuffer",
-					    g, k, off);
+				rc = ab_fb_fail(r, -ENOTSUP, "subgraph %" PRIu32 " operator %" PRIu32 " keeps its custom options outside the flatbuffer (large_custom_options_offset %" PRIu64 ", the layout of models over 2 GB): putting a header in front would move the bytes that offset addresses; export supports models whose data is inside the flatbuffer",
+						g, k, off);
 		}
 	}
 	return rc;
 }
 
-static int scan_metadata(const struct fbr *r, struct src_model *s)
+static int scan_metadata(const struct ab_fb *r, struct src_model *s)
 {
-	size_t first;
-	int rc = fb_vector(r, &s->model, MODEL_METADATA, 4, "Model.metadata",
-			   &first, &s->n_meta);
+	struct ab_fb_vec meta;
+	int rc = ab_fb_get_vec(r, &s->model, MODEL_METADATA, 4,
+			       "Model.metadata", &meta);
 
 	if (rc)
 		return rc;
+	s->n_meta = meta.len;
 	s->meta = malloc(((size_t)s->n_meta + 1) * sizeof(*s->meta));
 	s->meta_offline = calloc((size_t)s->n_meta + 1,
 				 sizeof(*s->meta_offline));
 	if (!s->meta || !s->meta_offline)
-		return fb_bad(r, -ENOMEM, "out of memory");
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < s->n_meta; i++) {
-		struct fb_table t;
-		size_t name;
+		struct ab_fb_table t;
+		const char *name;
 		uint32_t len;
 
-		rc = fb_element(r, first, i, "Metadata", &t);
+		rc = ab_fb_vec_table(r, &meta, i, 1, "Metadata", &t);
 		if (!rc)
-			rc = fb_vector(r, &t, META_NAME, 1, "Metadata.name",
-				       &name, &len);
+			rc = ab_fb_get_str(r, &t, META_NAME, "Metadata.name",
+					   &name, &len);
 		if (rc)
 			return rc;
 		s->meta[i] = t.pos;
 		/* The name test TFLite Micro applies: same length, same bytes. */
 		s->meta_offline[i] = name && len == OFFLINE_NAME_LEN &&
-				     !memcmp(r->p + name, OFFLINE_NAME, len);
+				     !memcmp(name, OFFLINE_NAME, len);
 		s->n_kept += !s->meta_offline[i];
 	}
 	return 0;
 }
 
-static int scan_buffers(const struct fbr *r, struct src_model *s)
+static int scan_buffers(const struct ab_fb *r, struct src_model *s)
 {
-	size_t first;
-	int rc = fb_vector(r, &s->model, MODEL_BUFFERS, 4, "Model.buffers",
-			   &first, &s->n_buffers);
+	struct ab_fb_vec buffers;
+	int rc = ab_fb_get_vec(r, &s->model, MODEL_BUFFERS, 4, "Model.buffers",
+			       &buffers);
 
 	if (rc)
 		return rc;
+	s->n_buffers = buffers.len;
 	if (!s->n_buffers)
-		return fb_bad(r, -EBADMSG, "Model.buffers is empty (expected at least buffer 0, the empty sentinel)");
+		return ab_fb_fail(r, -EBADMSG, "Model.buffers is empty (expected at least buffer 0, the empty sentinel)");
 	s->buffer = malloc((size_t)s->n_buffers * sizeof(*s->buffer));
 	if (!s->buffer)
-		return fb_bad(r, -ENOMEM, "out of memory");
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < s->n_buffers; i++) {
-		struct fb_table t;
+		struct ab_fb_table t;
 		uint64_t off;
 
-		rc = fb_element(r, first, i, "Buffer", &t);
+		rc = ab_fb_vec_table(r, &buffers, i, 1, "Buffer", &t);
 		if (!rc)
-			rc = fb_file_offset(r, &t, BUF_OFFSET, "Buffer.offset",
-					    &off);
+			rc = ab_fb_get_u64(r, &t, BUF_OFFSET, "Buffer.offset",
+					   &off);
 		if (rc)
 			return rc;
 		if (off > 1)
-			return fb_bad(r, -ENOTSUP, "buffer %" PRIu32 " keeps its data outside the flatbuffer (Buffer.offset %" PRIu64 ", the layout of models over 2 GB): TFLite Micro reads constant data only from Buffer.data, and putting a header in front would move the bytes that offset addresses",
-				      i, off);
+			return ab_fb_fail(r, -ENOTSUP, "buffer %" PRIu32 " keeps its data outside the flatbuffer (Buffer.offset %" PRIu64 ", the layout of models over 2 GB): TFLite Micro reads constant data only from Buffer.data, and putting a header in front would move the bytes that offset addresses",
+					  i, off);
 		s->buffer[i] = t.pos;
 	}
 	return 0;
 }
 
-static int scan_model(const struct fbr *r, struct src_model *s)
+static int scan_model(const struct ab_fb *r, struct src_model *s)
 {
-	size_t root;
+	uint64_t root;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	if (r->n < 8 || memcmp(r->p + 4, "TFL3", 4))
-		return fb_bad(r, -EBADMSG, "not a TFLite model (expected a root offset and the identifier 'TFL3' in bytes 0..8)");
-	rc = fb_deref(r, 0, "root offset", &root);
+		return ab_fb_fail(r, -EBADMSG, "not a TFLite model (expected a root offset and the identifier 'TFL3' in bytes 0..8)");
+	rc = ab_fb_follow(r, 0, "root offset", &root);
 	if (!rc)
-		rc = fb_table_at(r, root, "Model", &s->model);
+		rc = ab_fb_table_at(r, root, 0, "Model", &s->model);
 	if (rc)
 		return rc;
 	/* Fields after signature_defs would be copied blind: refuse. */
 	for (unsigned id = MODEL_FIELDS; 4 + 2 * id + 2 <= s->model.vt_len; id++)
-		if (ld16(r->p + s->model.vt + 4 + 2 * id))
-			return fb_bad(r, -ENOTSUP, "the Model table has field id %u, which the schema this exporter knows does not have (ids 0..%d: version .. signature_defs); a newer schema?",
-				      id, MODEL_FIELDS - 1);
+		if (ab_fb_ld16(r->p + s->model.vt + 4 + 2 * id))
+			return ab_fb_fail(r, -ENOTSUP, "the Model table has field id %u, which the schema this exporter knows does not have (ids 0..%d: version .. signature_defs); a newer schema?",
+					  id, MODEL_FIELDS - 1);
 	for (unsigned id = 0; id < MODEL_FIELDS; id++) {
-		size_t at;
+		uint64_t at;
 
-		rc = fb_field(r, &s->model, id, 4, "Model", &at);
+		rc = ab_fb_field(r, &s->model, id, 4, model_field_names[id],
+				 &at);
 		if (rc)
 			return rc;
 		s->has[id] = at != 0;
 		if (!at)
 			continue;
 		if (id == MODEL_VERSION)
-			s->version = ld32(r->p + at);
+			s->version = ab_fb_ld32(r->p + at);
 		else
-			rc = fb_deref(r, at, "Model field", &s->target[id]);
+			rc = ab_fb_follow(r, at, model_field_names[id],
+					  &s->target[id]);
 		if (rc)
 			return rc;
 	}
@@ -407,7 +265,8 @@ int ab_export_attach(const uint8_t *model, size_t len, const char *path,
 		     size_t *out_len, size_t *header_bytes, bool *replaced,
 		     struct ab_error *err)
 {
-	struct fbr r = { model, len, path ? path : "<tflite>", err };
+	struct ab_fb r = { .p = model, .n = len,
+			   .path = path ? path : "<tflite>", .err = err };
 	struct src_model s;
 	size_t k = 0, at, buf_vec, meta_vec, md_vt, md, b_vt, b, name, data;
 	size_t hdr, total;
@@ -417,16 +276,16 @@ int ab_export_attach(const uint8_t *model, size_t len, const char *path,
 	*out = NULL;
 	*out_len = 0;
 	if (!model || !words || n_words < 3)
-		return fb_bad(&r, -EINVAL, "no model or fewer than 3 plan words (version, subgraph, count)");
+		return ab_fb_fail(&r, -EINVAL, "no model or fewer than 3 plan words (version, subgraph, count)");
 	if ((uint64_t)(uint32_t)words[2] + 3 != n_words || words[2] < 0)
-		return fb_bad(&r, -EINVAL, "plan word 2 says %" PRId32 " offsets but %zu follow",
-			      words[2], n_words - 3);
+		return ab_fb_fail(&r, -EINVAL, "plan word 2 says %" PRId32 " offsets but %zu follow",
+				  words[2], n_words - 3);
 	rc = scan_model(&r, &s);
 	if (rc)
 		goto out;
 	if ((uint64_t)words[2] != s.n_tensors) {
-		rc = fb_bad(&r, -EINVAL, "the plan has %" PRId32 " offsets but the model has %" PRIu64 " tensors in all subgraphs (TFLite Micro requires the two to be equal)",
-			    words[2], s.n_tensors);
+		rc = ab_fb_fail(&r, -EINVAL, "the plan has %" PRId32 " offsets but the model has %" PRIu64 " tensors in all subgraphs (TFLite Micro requires the two to be equal)",
+				words[2], s.n_tensors);
 		goto out;
 	}
 
@@ -444,14 +303,14 @@ int ab_export_attach(const uint8_t *model, size_t len, const char *path,
 	data = ab_align_up(name + 4 + OFFLINE_NAME_LEN + 1 + 4, 16);
 	hdr = ab_align_up(data + 4 * n_words, 16);
 	if (len > UINT32_MAX - hdr) {
-		rc = fb_bad(&r, -EOVERFLOW, "model of %zu bytes plus a %zu-byte header exceeds the 4 GiB that 32-bit FlatBuffers offsets address",
-			    len, hdr);
+		rc = ab_fb_fail(&r, -EOVERFLOW, "model of %zu bytes plus a %zu-byte header exceeds the 4 GiB that 32-bit FlatBuffers offsets address",
+				len, hdr);
 		goto out;
 	}
 	total = hdr + len;
 	o = calloc(total, 1);
 	if (!o) {
-		rc = fb_bad(&r, -ENOMEM, "out of memory");
+		rc = ab_fb_fail(&r, -ENOMEM, "out of memory");
 		goto out;
 	}
 	memcpy(o + hdr, model, len);

@@ -1,25 +1,17 @@
 /*
  * TFLite importer: reads a .tflite FlatBuffer by hand and builds an ab_graph.
  *
- * The FlatBuffers binary layout used here (from the public FlatBuffers
- * "internals" documentation), all little endian:
- *   - byte 0: uoffset (u32) to the root table; bytes 4..8: file identifier.
- *   - a table starts with an soffset (i32); its vtable is at table - soffset.
- *     The vtable holds u16 vtable size, u16 table size, then one u16 per
- *     field id: the field's offset inside the table, 0 = absent (default).
- *   - a reference field holds a uoffset (u32) relative to the field itself;
- *     uoffsets always point forward, so only a zero offset can loop.
- *   - vectors and strings: u32 element count, then the elements; strings
- *     end with a NUL that is not counted.  A vector of tables holds one
- *     uoffset per element, relative to the element.
- * Field ids are the declaration order in tensorflow/lite/schema/schema.fbs
- * (a union takes two ids: type then value).  No generated code is used.
+ * The bytes are read through the bounds-checked FlatBuffers reader
+ * (flatbuf.h, which also describes the binary layout).  Field ids are the
+ * declaration order in tensorflow/lite/schema/schema.fbs (a union takes two
+ * ids: type then value).  No generated code is used.
  *
- * Hardening: every read goes through rd_*() which checks the file bounds;
- * every vector length is checked against the bytes left in the file before
- * it is used; the schema is walked by fixed code so nesting depth is bounded
- * (FB_MAX_DEPTH is checked anyway), and counts, ranks and string bytes have
- * limits so that a small hostile file cannot ask for huge allocations.
+ * Hardening: every read goes through ab_fb_*(), which checks the file
+ * bounds; every vector length is checked against the bytes left in the
+ * file before it is used; the schema is walked by fixed code so nesting
+ * depth is bounded (AB_FB_MAX_DEPTH is checked anyway), and counts, ranks
+ * and string bytes have limits so that a small hostile file cannot ask for
+ * huge allocations.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,9 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "flatbuf.h"
 #include "tflite.h"
 
-#define FB_MAX_DEPTH       8          /* Model > SubGraph > Tensor > ... */
 #define TFL_MAX_TENSORS    (1u << 20) /* per subgraph */
 #define TFL_MAX_OPS        (1u << 20)
 #define TFL_MAX_RANK       64         /* larger ranks are rejected */
@@ -226,264 +218,42 @@ static const struct ttype tensor_types[] = {
 
 #define N_TTYPES (sizeof(tensor_types) / sizeof(tensor_types[0]))
 
-/* ------------------------------------------------------------- the reader */
+/* -------------------------------------------------------- import state */
 
-struct rd {
-	const uint8_t *p;
-	uint64_t n;
-	const char *path;
-	struct ab_error *err;
-	char ctx[128];        /* what is being read, for messages */
-	uint64_t str_bytes;   /* strings copied so far */
+enum role {
+	R_IN = 1,       /* subgraph input */
+	R_OUT = 2,      /* subgraph output */
+	R_READ = 4,     /* an op input */
+	R_WRITTEN = 8,  /* an op output */
+	R_INTERM = 16,  /* in some op's `intermediates` */
+	R_CLAIMED = 32, /* scratch already listed by an op */
 };
 
-struct tbl {
-	uint64_t pos;     /* the table's soffset */
-	uint64_t vt;      /* its vtable */
-	uint32_t vt_len;
-	uint32_t len;
+struct sg_state {
+	struct ab_fb *r;
+	const struct ab_tflite_options *opt;
+	struct ab_tflite_info *info;
+	int sg;
+	struct ab_fb_vec bufs;
+	uint8_t *role;      /* per tensor */
+	uint8_t *buf_seen;  /* per buffer: weights counted once */
+	uint64_t edges;
+	uint64_t str_bytes; /* names copied so far */
 };
-
-struct vec {
-	uint64_t pos;     /* first element */
-	uint32_t len;     /* elements */
-};
-
-/* "PATH: CONTEXT: message" into err; returns code. */
-static int bad(struct rd *r, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(struct rd *r, int code, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (r->ctx[0])
-		return ab_fail(r->err, code, "%s: %s: %s", r->path, r->ctx, msg);
-	return ab_fail(r->err, code, "%s: %s", r->path, msg);
-}
-
-static void set_ctx(struct rd *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void set_ctx(struct rd *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->ctx, sizeof(r->ctx), fmt, ap);
-	va_end(ap);
-}
-
-/* Raw little-endian loads; callers have checked the bounds. */
-static uint16_t ld16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t ld32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t ld64(const uint8_t *p)
-{
-	return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
-}
-
-static bool fits(const struct rd *r, uint64_t pos, uint64_t size)
-{
-	return pos <= r->n && size <= r->n - pos;
-}
-
-/* The table at pos: check its soffset, vtable and inline size. */
-static int tbl_at(struct rd *r, uint64_t pos, int depth, const char *what,
-		  struct tbl *t)
-{
-	int64_t vt;
-
-	if (depth > FB_MAX_DEPTH)
-		return bad(r, -ELOOP, "%s table nested deeper than %d levels (cyclic or hostile file)",
-			   what, FB_MAX_DEPTH);
-	if (!fits(r, pos, 4))
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
-			   what, pos, r->n);
-	if (ld32(r->p + pos) == 0)
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable offset is 0, so the table would be its own vtable",
-			   what, pos);
-	vt = (int64_t)pos - (int32_t)ld32(r->p + pos);
-	if (vt < 0 || !fits(r, (uint64_t)vt, 4))
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 ": its vtable offset points to %" PRId64 ", outside the file (%" PRIu64 " bytes)",
-			   what, pos, vt, r->n);
-	t->pos = pos;
-	t->vt = (uint64_t)vt;
-	t->vt_len = ld16(r->p + t->vt);
-	t->len = ld16(r->p + t->vt + 2);
-	if (t->vt_len < 4 || (t->vt_len & 1) || !fits(r, t->vt, t->vt_len))
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 ": vtable at %" PRIu64 " has size %u (expected an even size >= 4 inside the file)",
-			   what, pos, t->vt, t->vt_len);
-	if (t->len < 4 || !fits(r, pos, t->len))
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 ": inline size %u runs past the end of the file (%" PRIu64 " bytes; truncated?)",
-			   what, pos, t->len, r->n);
-	if (t->vt < pos + t->len && pos < t->vt + t->vt_len)
-		return bad(r, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable (%" PRIu64 "..%" PRIu64 ") overlaps the table",
-			   what, pos, t->vt, t->vt + t->vt_len);
-	return 0;
-}
-
-/* Position of field id (of `size` inline bytes) or 0 when absent. */
-static int field(struct rd *r, const struct tbl *t, unsigned id,
-		 unsigned size, const char *name, uint64_t *at)
-{
-	uint32_t slot = 4 + 2 * id;
-	uint16_t off;
-
-	*at = 0;
-	if (slot + 2 > t->vt_len)
-		return 0;
-	off = ld16(r->p + t->vt + slot);
-	if (!off)
-		return 0;
-	if (off < 4 || off + size > t->len)
-		return bad(r, -EBADMSG, "field '%s' at offset %u of its table does not fit in the table's %u bytes",
-			   name, off, t->len);
-	*at = t->pos + off;
-	return 0;
-}
-
-static int get_u8(struct rd *r, const struct tbl *t, unsigned id,
-		  const char *name, uint8_t def, uint8_t *v)
-{
-	uint64_t at;
-	int rc = field(r, t, id, 1, name, &at);
-
-	*v = rc || !at ? def : r->p[at];
-	return rc;
-}
-
-static int get_u32(struct rd *r, const struct tbl *t, unsigned id,
-		   const char *name, uint32_t def, uint32_t *v)
-{
-	uint64_t at;
-	int rc = field(r, t, id, 4, name, &at);
-
-	*v = rc || !at ? def : ld32(r->p + at);
-	return rc;
-}
-
-static int get_u64(struct rd *r, const struct tbl *t, unsigned id,
-		   const char *name, uint64_t *v)
-{
-	uint64_t at;
-	int rc = field(r, t, id, 8, name, &at);
-
-	*v = rc || !at ? 0 : ld64(r->p + at);
-	return rc;
-}
-
-/* Follows the uoffset stored at `at`. */
-static int follow(struct rd *r, uint64_t at, const char *name,
-		  uint64_t *target)
-{
-	uint32_t off;
-
-	if (!fits(r, at, 4))
-		return bad(r, -EBADMSG, "'%s': offset at %" PRIu64 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
-			   name, at, r->n);
-	off = ld32(r->p + at);
-	if (off == 0)
-		return bad(r, -EBADMSG, "'%s': offset at %" PRIu64 " is 0 and refers to itself (self-referencing or cyclic table)",
-			   name, at);
-	if (at + off >= r->n)
-		return bad(r, -EBADMSG, "'%s': offset %u at %" PRIu64 " points past the end of the file (%" PRIu64 " bytes; truncated?)",
-			   name, off, at, r->n);
-	*target = at + off;
-	return 0;
-}
-
-/* The vector that the uoffset at `at` points to. */
-static int vec_from(struct rd *r, uint64_t at, unsigned esize,
-		    const char *name, struct vec *v)
-{
-	uint64_t tg;
-	int rc = follow(r, at, name, &tg);
-
-	if (rc)
-		return rc;
-	if (!fits(r, tg, 4))
-		return bad(r, -EBADMSG, "'%s': vector length at %" PRIu64 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
-			   name, tg, r->n);
-	v->len = ld32(r->p + tg);
-	v->pos = tg + 4;
-	if (!fits(r, v->pos, (uint64_t)v->len * esize))
-		return bad(r, -EBADMSG, "'%s': vector of %u elements of %u bytes at offset %" PRIu64 " is longer than the file (%" PRIu64 " bytes; truncated?)",
-			   name, v->len, esize, tg, r->n);
-	return 0;
-}
-
-/* Vector field; an absent field is an empty vector. */
-static int get_vec(struct rd *r, const struct tbl *t, unsigned id,
-		   unsigned esize, const char *name, struct vec *v)
-{
-	uint64_t at;
-	int rc = field(r, t, id, 4, name, &at);
-
-	v->pos = 0;
-	v->len = 0;
-	if (rc || !at)
-		return rc;
-	return vec_from(r, at, esize, name, v);
-}
-
-/* String field: pointer into the file and length; absent = NULL. */
-static int get_str(struct rd *r, const struct tbl *t, unsigned id,
-		   const char *name, const char **s, uint32_t *len)
-{
-	struct vec v;
-	int rc = get_vec(r, t, id, 1, name, &v);
-
-	*s = NULL;
-	*len = 0;
-	if (rc || !v.pos)
-		return rc;
-	if (!fits(r, v.pos, (uint64_t)v.len + 1) || r->p[v.pos + v.len] != 0)
-		return bad(r, -EBADMSG, "string '%s' at offset %" PRIu64 " is not NUL-terminated inside the file",
-			   name, v.pos - 4);
-	*s = (const char *)r->p + v.pos;
-	*len = v.len;
-	return 0;
-}
-
-/* Element i of a vector of tables. */
-static int vec_tbl(struct rd *r, const struct vec *v, uint32_t i, int depth,
-		   const char *what, struct tbl *t)
-{
-	uint64_t tg;
-	int rc = follow(r, v->pos + 4ull * i, what, &tg);
-
-	return rc ? rc : tbl_at(r, tg, depth, what, t);
-}
-
-static int32_t vec_i32(const struct rd *r, const struct vec *v, uint32_t i)
-{
-	return (int32_t)ld32(r->p + v->pos + 4ull * i);
-}
 
 /* ---------------------------------------------------------- string helpers */
 
 /* Copy of s[0..len) with characters the graph text format forbids in
  * names (white space, control bytes, ',', '=', '#') replaced by '_'. */
-static char *copy_name(struct rd *r, const char *s, uint32_t len)
+static char *copy_name(struct sg_state *st, const char *s, uint32_t len)
 {
 	char *d;
 
 	if (len > TFL_MAX_NAME)
 		len = TFL_MAX_NAME;
-	if (r->str_bytes + len + 1 > TFL_MAX_STR_BYTES)
+	if (st->str_bytes + len + 1 > TFL_MAX_STR_BYTES)
 		return NULL;
-	r->str_bytes += len + 1;
+	st->str_bytes += len + 1;
 	d = malloc(len + 1);
 	if (!d)
 		return NULL;
@@ -500,9 +270,9 @@ static char *copy_name(struct rd *r, const char *s, uint32_t len)
 	return d;
 }
 
-static char *fmt_str(struct rd *r, const char *fmt, ...)
+static char *fmt_str(struct sg_state *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static char *fmt_str(struct rd *r, const char *fmt, ...)
+static char *fmt_str(struct sg_state *s, const char *fmt, ...)
 {
 	char buf[TFL_MAX_NAME + 32];
 	va_list ap;
@@ -513,7 +283,7 @@ static char *fmt_str(struct rd *r, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	return copy_name(r, buf, (uint32_t)strlen(buf));
+	return copy_name(s, buf, (uint32_t)strlen(buf));
 }
 
 /* Open-addressing set of names, to make tensor names unique in O(n). */
@@ -558,12 +328,12 @@ static bool nameset_add(struct nameset *ns, char *s)
 
 /* Size of the data that buffer idx holds (0 = none); *ext tells whether it
  * is stored outside the flatbuffer (Buffer.offset/size, >2GB models). */
-static int buffer_data(struct rd *r, const struct vec *bufs, uint32_t idx,
-		       const char *who, uint64_t *size, uint64_t *pos,
-		       bool *ext)
+static int buffer_data(struct ab_fb *r, const struct ab_fb_vec *bufs,
+		       uint32_t idx, const char *who, uint64_t *size,
+		       uint64_t *pos, bool *ext)
 {
-	struct tbl t;
-	struct vec data;
+	struct ab_fb_table t;
+	struct ab_fb_vec data;
 	uint64_t off, sz;
 	int rc;
 
@@ -571,15 +341,15 @@ static int buffer_data(struct rd *r, const struct vec *bufs, uint32_t idx,
 	*pos = 0;
 	*ext = false;
 	if (idx >= bufs->len)
-		return bad(r, -EBADMSG, "%s refers to buffer %u but the model has %u buffers",
-			   who, idx, bufs->len);
-	rc = vec_tbl(r, bufs, idx, 1, "Buffer", &t);
+		return ab_fb_fail(r, -EBADMSG, "%s refers to buffer %u but the model has %u buffers",
+				  who, idx, bufs->len);
+	rc = ab_fb_vec_table(r, bufs, idx, 1, "Buffer", &t);
 	if (!rc)
-		rc = get_vec(r, &t, BUF_DATA, 1, "Buffer.data", &data);
+		rc = ab_fb_get_vec(r, &t, BUF_DATA, 1, "Buffer.data", &data);
 	if (!rc)
-		rc = get_u64(r, &t, BUF_OFFSET, "Buffer.offset", &off);
+		rc = ab_fb_get_u64(r, &t, BUF_OFFSET, "Buffer.offset", &off);
 	if (!rc)
-		rc = get_u64(r, &t, BUF_SIZE, "Buffer.size", &sz);
+		rc = ab_fb_get_u64(r, &t, BUF_SIZE, "Buffer.size", &sz);
 	if (rc)
 		return rc;
 	if (data.len) {
@@ -590,9 +360,9 @@ static int buffer_data(struct rd *r, const struct vec *bufs, uint32_t idx,
 	/* schema.fbs: the offset is from the start of the file and is only
 	 * valid when > 1. */
 	if (off > 1 && sz) {
-		if (!fits(r, off, sz))
-			return bad(r, -EBADMSG, "buffer %u: external data at offset %" PRIu64 " of %" PRIu64 " bytes lies outside the file (%" PRIu64 " bytes; truncated?)",
-				   idx, off, sz, r->n);
+		if (!ab_fb_fits(r, off, sz))
+			return ab_fb_fail(r, -EBADMSG, "buffer %u: external data at offset %" PRIu64 " of %" PRIu64 " bytes lies outside the file (%" PRIu64 " bytes; truncated?)",
+					  idx, off, sz, r->n);
 		*size = sz;
 		*pos = off;
 		*ext = true;
@@ -601,26 +371,6 @@ static int buffer_data(struct rd *r, const struct vec *bufs, uint32_t idx,
 }
 
 /* ------------------------------------------------------------- tensors */
-
-enum role {
-	R_IN = 1,       /* subgraph input */
-	R_OUT = 2,      /* subgraph output */
-	R_READ = 4,     /* an op input */
-	R_WRITTEN = 8,  /* an op output */
-	R_INTERM = 16,  /* in some op's `intermediates` */
-	R_CLAIMED = 32, /* scratch already listed by an op */
-};
-
-struct sg_state {
-	struct rd *r;
-	const struct ab_tflite_options *opt;
-	struct ab_tflite_info *info;
-	int sg;
-	struct vec bufs;
-	uint8_t *role;      /* per tensor */
-	uint8_t *buf_seen;  /* per buffer: weights counted once */
-	uint64_t edges;
-};
 
 /* Value of dynamic axis `axis` of tensor `name`: an override, or -1. */
 static int64_t dim_override(const struct ab_tflite_options *opt,
@@ -645,11 +395,11 @@ static int64_t dim_override(const struct ab_tflite_options *opt,
 	return -1;
 }
 
-static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
+static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 		       struct ab_tensor *out)
 {
-	struct rd *r = s->r;
-	struct vec shape, sig;
+	struct ab_fb *r = s->r;
+	struct ab_fb_vec shape, sig;
 	const char *raw;
 	uint32_t raw_len, bufidx;
 	uint8_t type, is_var;
@@ -659,48 +409,49 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 	bool dynamic = false, ext;
 	int rc, rank;
 
-	rc = get_vec(r, t, T_SHAPE, 4, "Tensor.shape", &shape);
+	rc = ab_fb_get_vec(r, t, T_SHAPE, 4, "Tensor.shape", &shape);
 	if (!rc)
-		rc = get_vec(r, t, T_SHAPE_SIGNATURE, 4,
-			     "Tensor.shape_signature", &sig);
+		rc = ab_fb_get_vec(r, t, T_SHAPE_SIGNATURE, 4,
+				   "Tensor.shape_signature", &sig);
 	if (!rc)
-		rc = get_u8(r, t, T_TYPE, "Tensor.type", 0, &type);
+		rc = ab_fb_get_u8(r, t, T_TYPE, "Tensor.type", 0, &type);
 	if (!rc)
-		rc = get_u32(r, t, T_BUFFER, "Tensor.buffer", 0, &bufidx);
+		rc = ab_fb_get_u32(r, t, T_BUFFER, "Tensor.buffer", 0, &bufidx);
 	if (!rc)
-		rc = get_str(r, t, T_NAME, "Tensor.name", &raw, &raw_len);
+		rc = ab_fb_get_str(r, t, T_NAME, "Tensor.name", &raw, &raw_len);
 	if (!rc)
-		rc = get_u8(r, t, T_IS_VARIABLE, "Tensor.is_variable", 0,
-			    &is_var);
+		rc = ab_fb_get_u8(r, t, T_IS_VARIABLE, "Tensor.is_variable", 0,
+				  &is_var);
 	if (rc)
 		return rc;
 
-	out->name = raw_len ? copy_name(r, raw, raw_len)
-			    : fmt_str(r, "t%" PRIu32, idx);
+	out->name = raw_len ? copy_name(s, raw, raw_len)
+			    : fmt_str(s, "t%" PRIu32, idx);
 	if (!out->name)
-		return bad(r, -ENOMEM, "out of memory (or more than %u bytes of names)",
-			   TFL_MAX_STR_BYTES);
-	set_ctx(r, "subgraph %d tensor %" PRIu32 " '%s'", s->sg, idx,
-		out->name);
+		return ab_fb_fail(r, -ENOMEM, "out of memory (or more than %u bytes of names)",
+				  TFL_MAX_STR_BYTES);
+	ab_fb_set_ctx(r, "subgraph %d tensor %" PRIu32 " '%s'", s->sg, idx,
+		      out->name);
 
 	if (type >= N_TTYPES || !tensor_types[type].name)
-		return bad(r, -EBADMSG, "unknown tensor type %u (expected a TensorType code 0..%zu)",
-			   type, N_TTYPES - 1);
+		return ab_fb_fail(r, -EBADMSG, "unknown tensor type %u (expected a TensorType code 0..%zu)",
+				  type, N_TTYPES - 1);
 	tt = &tensor_types[type];
 
 	/* Shape: the stored shape; dynamic axes (-1 in shape_signature)
 	 * take a --dim override when one matches. */
 	rank = (int)(shape.len ? shape.len : sig.len);
 	if (shape.len > TFL_MAX_RANK || sig.len > TFL_MAX_RANK)
-		return bad(r, -E2BIG, "rank %u exceeds the limit of %d dimensions",
-			   shape.len > sig.len ? shape.len : sig.len,
-			   TFL_MAX_RANK);
+		return ab_fb_fail(r, -E2BIG, "rank %u exceeds the limit of %d dimensions",
+				  shape.len > sig.len ? shape.len : sig.len,
+				  TFL_MAX_RANK);
 	if (shape.len && sig.len && sig.len != shape.len)
-		return bad(r, -EBADMSG, "shape_signature has %u dimensions but shape has %u (expected the same rank)",
-			   sig.len, shape.len);
+		return ab_fb_fail(r, -EBADMSG, "shape_signature has %u dimensions but shape has %u (expected the same rank)",
+				  sig.len, shape.len);
 	for (int i = 0; i < rank; i++) {
-		int64_t d = shape.len ? vec_i32(r, &shape, (uint32_t)i) : -1;
-		int64_t sd = sig.len ? vec_i32(r, &sig, (uint32_t)i) : d;
+		int64_t d = shape.len ? ab_fb_vec_i32(r, &shape, (uint32_t)i)
+				      : -1;
+		int64_t sd = sig.len ? ab_fb_vec_i32(r, &sig, (uint32_t)i) : d;
 
 		if (sd == -1) {
 			int64_t o = dim_override(s->opt, raw, raw_len,
@@ -713,11 +464,11 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 					s->info->used_dim_overrides = true;
 			}
 			if (d < 0)
-				return bad(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s=VALUE or --dim d%d=VALUE",
-					   i, out->name, i);
+				return ab_fb_fail(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s=VALUE or --dim d%d=VALUE",
+						  i, out->name, i);
 		} else if (d < 0) {
-			return bad(r, -EBADMSG, "dimension %d is %" PRId64 " (expected a size >= 0)",
-				   i, d);
+			return ab_fb_fail(r, -EBADMSG, "dimension %d is %" PRId64 " (expected a size >= 0)",
+					  i, d);
 		}
 		dims[i] = d;
 	}
@@ -736,9 +487,10 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 				o += (size_t)snprintf(shp + o, sizeof(shp) - o,
 						      "%s%" PRId64, k ? "x" : "",
 						      dims[k]);
-			return bad(r, -EOVERFLOW, "shape %s%s of %s: element count overflows 64 bits (expected a size that fits in memory)",
-				   shp, o + 24 >= sizeof(shp) ? "x..." : "",
-				   tt->name);
+			return ab_fb_fail(r, -EOVERFLOW, "shape %s%s of %s: element count overflows 64 bits (expected a size that fits in memory)",
+					  shp,
+					  o + 24 >= sizeof(shp) ? "x..." : "",
+					  tt->name);
 		}
 		elems *= d;
 	}
@@ -746,8 +498,8 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 	 * whole groups of 8 elements take exactly `bits` bytes. */
 	bits = tt->bits;
 	if (bits && elems / 8 > UINT64_MAX / bits - 16)
-		return bad(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits (expected a size that fits in memory)",
-			   elems, tt->name);
+		return ab_fb_fail(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits (expected a size that fits in memory)",
+				  elems, tt->name);
 	bytes = elems / 8 * bits + (elems % 8 * bits + 7) / 8;
 
 	out->dtype = (enum ab_dtype)tt->dtype;
@@ -800,11 +552,11 @@ static int read_tensor(struct sg_state *s, struct tbl *t, uint32_t idx,
 /* ----------------------------------------------------------- operators */
 
 /* Operator type string: builtin name, CUSTOM:<name> or BUILTIN_<code>. */
-static int op_type(struct sg_state *s, const struct vec *codes, uint32_t ci,
-		   char **type, int32_t *builtin)
+static int op_type(struct sg_state *s, const struct ab_fb_vec *codes,
+		   uint32_t ci, char **type, int32_t *builtin)
 {
-	struct rd *r = s->r;
-	struct tbl t;
+	struct ab_fb *r = s->r;
+	struct ab_fb_table t;
 	uint8_t dep;
 	uint32_t code;
 	const char *cname;
@@ -813,18 +565,19 @@ static int op_type(struct sg_state *s, const struct vec *codes, uint32_t ci,
 	int rc;
 
 	if (ci >= codes->len)
-		return bad(r, -EBADMSG, "opcode_index %u is out of range (the model has %u operator codes)",
-			   ci, codes->len);
-	rc = vec_tbl(r, codes, ci, 1, "OperatorCode", &t);
+		return ab_fb_fail(r, -EBADMSG, "opcode_index %u is out of range (the model has %u operator codes)",
+				  ci, codes->len);
+	rc = ab_fb_vec_table(r, codes, ci, 1, "OperatorCode", &t);
 	if (!rc)
-		rc = get_u8(r, &t, OC_DEPRECATED_BUILTIN_CODE,
-			    "OperatorCode.deprecated_builtin_code", 0, &dep);
+		rc = ab_fb_get_u8(r, &t, OC_DEPRECATED_BUILTIN_CODE,
+				  "OperatorCode.deprecated_builtin_code", 0,
+				  &dep);
 	if (!rc)
-		rc = get_u32(r, &t, OC_BUILTIN_CODE,
-			     "OperatorCode.builtin_code", 0, &code);
+		rc = ab_fb_get_u32(r, &t, OC_BUILTIN_CODE,
+				   "OperatorCode.builtin_code", 0, &code);
 	if (!rc)
-		rc = get_str(r, &t, OC_CUSTOM_CODE, "OperatorCode.custom_code",
-			     &cname, &clen);
+		rc = ab_fb_get_str(r, &t, OC_CUSTOM_CODE,
+				   "OperatorCode.custom_code", &cname, &clen);
 	if (rc)
 		return rc;
 	/* As TFLite does: the larger of the int8 legacy field and the
@@ -839,26 +592,26 @@ static int op_type(struct sg_state *s, const struct vec *codes, uint32_t ci,
 			 cname ? cname : "");
 		if (!clen)
 			snprintf(buf, sizeof(buf), "CUSTOM:unnamed");
-		*type = copy_name(r, buf, (uint32_t)strlen(buf));
+		*type = copy_name(s, buf, (uint32_t)strlen(buf));
 	} else if (ab_tflite_builtin_name(b)) {
-		*type = copy_name(r, ab_tflite_builtin_name(b),
+		*type = copy_name(s, ab_tflite_builtin_name(b),
 				  (uint32_t)strlen(ab_tflite_builtin_name(b)));
 	} else {
-		*type = fmt_str(r, "BUILTIN_%" PRId32, b);
+		*type = fmt_str(s, "BUILTIN_%" PRId32, b);
 	}
 	if (!*type)
-		return bad(r, -ENOMEM, "out of memory");
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
 	return 0;
 }
 
 /* Copies an index vector, checking every entry against n_tensors. */
-static int read_list(struct sg_state *s, const struct tbl *t, unsigned id,
-		     const char *name, size_t n_tensors, bool allow_absent,
-		     uint8_t mark, int **list, int *n)
+static int read_list(struct sg_state *s, const struct ab_fb_table *t,
+		     unsigned id, const char *name, size_t n_tensors,
+		     bool allow_absent, uint8_t mark, int **list, int *n)
 {
-	struct rd *r = s->r;
-	struct vec v;
-	int rc = get_vec(r, t, id, 4, name, &v);
+	struct ab_fb *r = s->r;
+	struct ab_fb_vec v;
+	int rc = ab_fb_get_vec(r, t, id, 4, name, &v);
 	int k = 0;
 
 	*list = NULL;
@@ -866,17 +619,17 @@ static int read_list(struct sg_state *s, const struct tbl *t, unsigned id,
 	if (rc)
 		return rc;
 	if (v.len > TFL_MAX_LIST)
-		return bad(r, -E2BIG, "'%s' lists %u tensors (limit %u)", name,
-			   v.len, TFL_MAX_LIST);
+		return ab_fb_fail(r, -E2BIG, "'%s' lists %u tensors (limit %u)", name,
+				  v.len, TFL_MAX_LIST);
 	s->edges += v.len;
 	if (s->edges > TFL_MAX_EDGES)
-		return bad(r, -E2BIG, "operators list more than %u tensors in total",
-			   TFL_MAX_EDGES);
+		return ab_fb_fail(r, -E2BIG, "operators list more than %u tensors in total",
+				  TFL_MAX_EDGES);
 	*list = malloc((v.len ? v.len : 1) * sizeof(**list));
 	if (!*list)
-		return bad(r, -ENOMEM, "out of memory");
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < v.len; i++) {
-		int32_t x = vec_i32(r, &v, i);
+		int32_t x = ab_fb_vec_i32(r, &v, i);
 
 		if (x == -1 && allow_absent) {
 			(*list)[k++] = -1;
@@ -885,9 +638,10 @@ static int read_list(struct sg_state *s, const struct tbl *t, unsigned id,
 		if (x == -1 && id == OP_OUTPUTS)
 			continue; /* an absent optional output: not listed */
 		if (x < 0 || (size_t)x >= n_tensors)
-			return bad(r, -EBADMSG, "'%s' entry %u is tensor %" PRId32 " (expected 0..%zu%s)",
-				   name, i, x, n_tensors ? n_tensors - 1 : 0,
-				   allow_absent ? " or -1" : "");
+			return ab_fb_fail(r, -EBADMSG, "'%s' entry %u is tensor %" PRId32 " (expected 0..%zu%s)",
+					  name, i, x,
+					  n_tensors ? n_tensors - 1 : 0,
+					  allow_absent ? " or -1" : "");
 		s->role[x] |= mark;
 		(*list)[k++] = x;
 	}
@@ -895,20 +649,21 @@ static int read_list(struct sg_state *s, const struct tbl *t, unsigned id,
 	return 0;
 }
 
-static int read_op(struct sg_state *s, const struct vec *codes,
-		   const struct tbl *t, uint32_t idx, size_t n_tensors,
+static int read_op(struct sg_state *s, const struct ab_fb_vec *codes,
+		   const struct ab_fb_table *t, uint32_t idx, size_t n_tensors,
 		   struct ab_op *op, int32_t *builtin, bool *mutates)
 {
-	struct rd *r = s->r;
-	struct vec mut;
+	struct ab_fb *r = s->r;
+	struct ab_fb_vec mut;
 	uint32_t ci;
 	int rc;
 
-	set_ctx(r, "subgraph %d operator %" PRIu32, s->sg, idx);
-	op->name = fmt_str(r, "op%" PRIu32, idx);
+	ab_fb_set_ctx(r, "subgraph %d operator %" PRIu32, s->sg, idx);
+	op->name = fmt_str(s, "op%" PRIu32, idx);
 	if (!op->name)
-		return bad(r, -ENOMEM, "out of memory");
-	rc = get_u32(r, t, OP_OPCODE_INDEX, "Operator.opcode_index", 0, &ci);
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
+	rc = ab_fb_get_u32(r, t, OP_OPCODE_INDEX, "Operator.opcode_index", 0,
+			   &ci);
 	if (!rc)
 		rc = op_type(s, codes, ci, &op->type, builtin);
 	if (!rc)
@@ -922,13 +677,13 @@ static int read_op(struct sg_state *s, const struct vec *codes,
 			       n_tensors, false, R_INTERM, &op->scratch,
 			       &op->n_scratch);
 	if (!rc)
-		rc = get_vec(r, t, OP_MUTATING_VARIABLE_INPUTS, 1,
-			     "Operator.mutating_variable_inputs", &mut);
+		rc = ab_fb_get_vec(r, t, OP_MUTATING_VARIABLE_INPUTS, 1,
+				   "Operator.mutating_variable_inputs", &mut);
 	if (rc)
 		return rc;
 	*mutates = false;
 	for (uint32_t i = 0; i < mut.len; i++)
-		if (r->p[mut.pos + i])
+		if (ab_fb_vec_u8(r, &mut, i))
 			*mutates = true;
 	return 0;
 }
@@ -943,42 +698,43 @@ static void copy_text(char *dst, size_t cap, const char *s, uint32_t len);
 static int read_offline(struct sg_state *s, uint32_t bufidx, uint64_t base,
 			size_t n_tensors)
 {
-	struct rd *r = s->r;
+	struct ab_fb *r = s->r;
 	struct ab_tflite_info *info = s->info;
 	uint64_t size, pos;
 	uint32_t n;
 	bool ext;
 	int rc;
 
-	set_ctx(r, "metadata 'OfflineMemoryAllocation'");
+	ab_fb_set_ctx(r, "metadata 'OfflineMemoryAllocation'");
 	rc = buffer_data(r, &s->bufs, bufidx, "Metadata.buffer", &size, &pos,
 			 &ext);
 	if (rc)
 		return rc;
 	if (size < 12)
-		return bad(r, -EBADMSG, "buffer %u holds %" PRIu64 " bytes (expected at least 12: version, subgraphs, count)",
-			   bufidx, size);
-	n = ld32(r->p + pos + 8);
+		return ab_fb_fail(r, -EBADMSG, "buffer %u holds %" PRIu64 " bytes (expected at least 12: version, subgraphs, count)",
+				  bufidx, size);
+	n = ab_fb_ld32(r->p + pos + 8);
 	if ((uint64_t)n * 4 > size - 12)
-		return bad(r, -EBADMSG, "declares %u offsets but its buffer holds only %" PRIu64 " (expected 12 + 4 x count bytes)",
-			   n, (size - 12) / 4);
+		return ab_fb_fail(r, -EBADMSG, "declares %u offsets but its buffer holds only %" PRIu64 " (expected 12 + 4 x count bytes)",
+				  n, (size - 12) / 4);
 	if (base + n_tensors > n)
-		return bad(r, -EBADMSG, "has %u offsets but subgraph %d needs offsets %" PRIu64 "..%" PRIu64 " (tensors of all subgraphs, concatenated)",
-			   n, s->sg, base, base + n_tensors - 1);
+		return ab_fb_fail(r, -EBADMSG, "has %u offsets but subgraph %d needs offsets %" PRIu64 "..%" PRIu64 " (tensors of all subgraphs, concatenated)",
+				  n, s->sg, base, base + n_tensors - 1);
 	if (!info)
 		return 0;
 	info->offline_offsets = malloc((n_tensors ? n_tensors : 1) *
 				       sizeof(*info->offline_offsets));
 	if (!info->offline_offsets)
-		return bad(r, -ENOMEM, "out of memory");
+		return ab_fb_fail(r, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n_tensors; i++) {
-		int32_t o = (int32_t)ld32(r->p + pos + 12 + 4 * (base + i));
+		int32_t o = (int32_t)ab_fb_ld32(r->p + pos + 12 +
+						 4 * (base + i));
 
 		if (o < -1) {
 			free(info->offline_offsets);
 			info->offline_offsets = NULL;
-			return bad(r, -EBADMSG, "offset of tensor %zu is %" PRId32 " (expected a byte offset >= 0 or -1)",
-				   i, o);
+			return ab_fb_fail(r, -EBADMSG, "offset of tensor %zu is %" PRId32 " (expected a byte offset >= 0 or -1)",
+					  i, o);
 		}
 		info->offline_offsets[i] = o;
 	}
@@ -987,33 +743,34 @@ static int read_offline(struct sg_state *s, uint32_t bufidx, uint64_t base,
 	return 0;
 }
 
-static int read_metadata(struct sg_state *s, const struct tbl *model,
+static int read_metadata(struct sg_state *s, const struct ab_fb_table *model,
 			 uint64_t base, size_t n_tensors)
 {
-	struct rd *r = s->r;
-	struct vec meta;
+	struct ab_fb *r = s->r;
+	struct ab_fb_vec meta;
 	int rc;
 
-	set_ctx(r, "model");
-	rc = get_vec(r, model, MODEL_METADATA, 4, "Model.metadata", &meta);
+	ab_fb_set_ctx(r, "model");
+	rc = ab_fb_get_vec(r, model, MODEL_METADATA, 4, "Model.metadata",
+			   &meta);
 	if (rc)
 		return rc;
 	if (s->info)
 		s->info->n_metadata = meta.len;
 	for (uint32_t i = 0; i < meta.len; i++) {
 		static const char key[] = "OfflineMemoryAllocation";
-		struct tbl t;
+		struct ab_fb_table t;
 		const char *name;
 		uint32_t len, buf;
 
-		set_ctx(r, "metadata %" PRIu32, i);
-		rc = vec_tbl(r, &meta, i, 1, "Metadata", &t);
+		ab_fb_set_ctx(r, "metadata %" PRIu32, i);
+		rc = ab_fb_vec_table(r, &meta, i, 1, "Metadata", &t);
 		if (!rc)
-			rc = get_str(r, &t, META_NAME, "Metadata.name", &name,
-				     &len);
+			rc = ab_fb_get_str(r, &t, META_NAME, "Metadata.name",
+					   &name, &len);
 		if (!rc)
-			rc = get_u32(r, &t, META_BUFFER, "Metadata.buffer", 0,
-				     &buf);
+			rc = ab_fb_get_u32(r, &t, META_BUFFER,
+					   "Metadata.buffer", 0, &buf);
 		if (rc)
 			return rc;
 		if (s->info && i < AB_TFLITE_MAX_METADATA) {
@@ -1044,7 +801,7 @@ static int read_metadata(struct sg_state *s, const struct tbl *model,
 
 /* ---------------------------------------------------------------- model */
 
-static char *graph_name(struct rd *r, const char *path, int sg)
+static char *graph_name(struct sg_state *s, const char *path, int sg)
 {
 	const char *b = strrchr(path, '/');
 	const char *dot;
@@ -1056,8 +813,8 @@ static char *graph_name(struct rd *r, const char *path, int sg)
 	if (len > 200)
 		len = 200;
 	if (sg)
-		return fmt_str(r, "%.*s_sg%d", (int)len, b, sg);
-	return len ? fmt_str(r, "%.*s", (int)len, b) : fmt_str(r, "tflite");
+		return fmt_str(s, "%.*s_sg%d", (int)len, b, sg);
+	return len ? fmt_str(s, "%.*s", (int)len, b) : fmt_str(s, "tflite");
 }
 
 static void copy_text(char *dst, size_t cap, const char *s, uint32_t len)
@@ -1072,12 +829,13 @@ static void copy_text(char *dst, size_t cap, const char *s, uint32_t len)
 	dst[n] = 0;
 }
 
-static int parse_subgraph(struct sg_state *s, const struct tbl *model,
-			  const struct vec *codes, const struct tbl *sgt,
-			  uint64_t base, struct ab_graph *g)
+static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
+			  const struct ab_fb_vec *codes,
+			  const struct ab_fb_table *sgt, uint64_t base,
+			  struct ab_graph *g)
 {
-	struct rd *r = s->r;
-	struct vec tensors, ins, outs, ops;
+	struct ab_fb *r = s->r;
+	struct ab_fb_vec tensors, ins, outs, ops;
 	struct nameset ns = { 0 };
 	int32_t *builtin = NULL;
 	bool *mutates = NULL;
@@ -1085,25 +843,29 @@ static int parse_subgraph(struct sg_state *s, const struct tbl *model,
 	uint32_t slen;
 	int rc;
 
-	set_ctx(r, "subgraph %d", s->sg);
-	rc = get_vec(r, sgt, SG_TENSORS, 4, "SubGraph.tensors", &tensors);
+	ab_fb_set_ctx(r, "subgraph %d", s->sg);
+	rc = ab_fb_get_vec(r, sgt, SG_TENSORS, 4, "SubGraph.tensors", &tensors);
 	if (!rc)
-		rc = get_vec(r, sgt, SG_INPUTS, 4, "SubGraph.inputs", &ins);
+		rc = ab_fb_get_vec(r, sgt, SG_INPUTS, 4, "SubGraph.inputs",
+				   &ins);
 	if (!rc)
-		rc = get_vec(r, sgt, SG_OUTPUTS, 4, "SubGraph.outputs", &outs);
+		rc = ab_fb_get_vec(r, sgt, SG_OUTPUTS, 4, "SubGraph.outputs",
+				   &outs);
 	if (!rc)
-		rc = get_vec(r, sgt, SG_OPERATORS, 4, "SubGraph.operators",
-			     &ops);
+		rc = ab_fb_get_vec(r, sgt, SG_OPERATORS, 4,
+				   "SubGraph.operators", &ops);
 	if (!rc)
-		rc = get_str(r, sgt, SG_NAME, "SubGraph.name", &sname, &slen);
+		rc = ab_fb_get_str(r, sgt, SG_NAME, "SubGraph.name", &sname,
+				   &slen);
 	if (rc)
 		return rc;
 	if (s->info && sname)
 		copy_text(s->info->subgraph_name,
 			  sizeof(s->info->subgraph_name), sname, slen);
 	if (tensors.len > TFL_MAX_TENSORS || ops.len > TFL_MAX_OPS)
-		return bad(r, -E2BIG, "%u tensors and %u operators (limits %u and %u)",
-			   tensors.len, ops.len, TFL_MAX_TENSORS, TFL_MAX_OPS);
+		return ab_fb_fail(r, -E2BIG, "%u tensors and %u operators (limits %u and %u)",
+				  tensors.len, ops.len, TFL_MAX_TENSORS,
+				  TFL_MAX_OPS);
 
 	s->role = calloc(tensors.len + 1, 1);
 	s->buf_seen = calloc(s->bufs.len + 1, 1);
@@ -1113,21 +875,21 @@ static int parse_subgraph(struct sg_state *s, const struct tbl *model,
 	mutates = calloc(ops.len + 1, sizeof(*mutates));
 	if (!s->role || !s->buf_seen || !g->tensors || !g->ops || !builtin ||
 	    !mutates) {
-		rc = bad(r, -ENOMEM, "out of memory");
+		rc = ab_fb_fail(r, -ENOMEM, "out of memory");
 		goto out;
 	}
 
 	/* Subgraph inputs and outputs. */
 	for (int pass = 0; pass < 2; pass++) {
-		const struct vec *v = pass ? &outs : &ins;
+		const struct ab_fb_vec *v = pass ? &outs : &ins;
 
 		for (uint32_t i = 0; i < v->len; i++) {
-			int32_t x = vec_i32(r, v, i);
+			int32_t x = ab_fb_vec_i32(r, v, i);
 
 			if (x < 0 || (uint32_t)x >= tensors.len) {
-				rc = bad(r, -EBADMSG, "SubGraph.%s entry %u is tensor %" PRId32 " (expected 0..%d)",
-					 pass ? "outputs" : "inputs", i, x,
-					 (int)tensors.len - 1);
+				rc = ab_fb_fail(r, -EBADMSG, "SubGraph.%s entry %u is tensor %" PRId32 " (expected 0..%d)",
+						pass ? "outputs" : "inputs", i,
+						x, (int)tensors.len - 1);
 				goto out;
 			}
 			s->role[x] |= pass ? R_OUT : R_IN;
@@ -1137,10 +899,10 @@ static int parse_subgraph(struct sg_state *s, const struct tbl *model,
 	/* Operators first: tensor kinds depend on who reads and writes. */
 	g->n_ops = ops.len;
 	for (uint32_t i = 0; i < ops.len; i++) {
-		struct tbl t;
+		struct ab_fb_table t;
 
-		set_ctx(r, "subgraph %d operator %" PRIu32, s->sg, i);
-		rc = vec_tbl(r, &ops, i, 2, "Operator", &t);
+		ab_fb_set_ctx(r, "subgraph %d operator %" PRIu32, s->sg, i);
+		rc = ab_fb_vec_table(r, &ops, i, 2, "Operator", &t);
 		if (!rc)
 			rc = read_op(s, codes, &t, i, tensors.len, &g->ops[i],
 				     &builtin[i], &mutates[i]);
@@ -1151,15 +913,15 @@ static int parse_subgraph(struct sg_state *s, const struct tbl *model,
 	g->n_tensors = tensors.len;
 	rc = nameset_init(&ns, tensors.len);
 	if (rc) {
-		rc = bad(r, rc, "out of memory");
+		rc = ab_fb_fail(r, rc, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < tensors.len; i++) {
 		struct ab_tensor *at = &g->tensors[i];
-		struct tbl t;
+		struct ab_fb_table t;
 
-		set_ctx(r, "subgraph %d tensor %" PRIu32, s->sg, i);
-		rc = vec_tbl(r, &tensors, i, 2, "Tensor", &t);
+		ab_fb_set_ctx(r, "subgraph %d tensor %" PRIu32, s->sg, i);
+		rc = ab_fb_vec_table(r, &tensors, i, 2, "Tensor", &t);
 		if (!rc)
 			rc = read_tensor(s, &t, i, at);
 		if (rc)
@@ -1169,13 +931,13 @@ static int parse_subgraph(struct sg_state *s, const struct tbl *model,
 			char *u;
 
 			if (tries == 4) {
-				rc = bad(r, -EBADMSG, "cannot make the name '%s' unique",
-					 at->name);
+				rc = ab_fb_fail(r, -EBADMSG, "cannot make the name '%s' unique",
+						at->name);
 				goto out;
 			}
-			u = fmt_str(r, "%s_t%" PRIu32, at->name, i);
+			u = fmt_str(s, "%s_t%" PRIu32, at->name, i);
 			if (!u) {
-				rc = bad(r, -ENOMEM, "out of memory");
+				rc = ab_fb_fail(r, -ENOMEM, "out of memory");
 				goto out;
 			}
 			free(at->name);
@@ -1225,10 +987,10 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 		    const struct ab_tflite_options *opt, struct ab_graph *out,
 		    struct ab_tflite_info *info, struct ab_error *err)
 {
-	struct rd r = { .p = data, .n = len, .err = err };
+	struct ab_fb r = { .p = data, .n = len, .err = err };
 	struct sg_state s = { .r = &r, .opt = opt, .info = info };
-	struct tbl model, sgt;
-	struct vec codes, subgraphs;
+	struct ab_fb_table model, sgt;
+	struct ab_fb_vec codes, subgraphs;
 	const char *desc;
 	uint32_t dlen, version;
 	uint64_t root, base = 0;
@@ -1240,10 +1002,10 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 	if (info)
 		memset(info, 0, sizeof(*info));
 	if (!data && len)
-		return bad(&r, -EINVAL, "no data");
+		return ab_fb_fail(&r, -EINVAL, "no data");
 	if (len < 8)
-		return bad(&r, -EBADMSG, "file is too small (%zu bytes; truncated?): a TFLite model starts with a root offset and the identifier 'TFL3'",
-			   len);
+		return ab_fb_fail(&r, -EBADMSG, "file is too small (%zu bytes; truncated?): a TFLite model starts with a root offset and the identifier 'TFL3'",
+				  len);
 	if (memcmp(data + 4, "TFL3", 4)) {
 		char id[20];
 		size_t o = 0;
@@ -1255,28 +1017,28 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 					      c >= 0x20 && c < 0x7f ? "%c" :
 					      "\\x%02x", c);
 		}
-		return bad(&r, -EBADMSG, "wrong file identifier '%s' at bytes 4..8 (expected 'TFL3': not a TFLite model)",
-			   id);
+		return ab_fb_fail(&r, -EBADMSG, "wrong file identifier '%s' at bytes 4..8 (expected 'TFL3': not a TFLite model)",
+				  id);
 	}
-	set_ctx(&r, "model");
-	rc = follow(&r, 0, "root offset", &root);
+	ab_fb_set_ctx(&r, "model");
+	rc = ab_fb_follow(&r, 0, "root offset", &root);
 	if (!rc)
-		rc = tbl_at(&r, root, 0, "Model", &model);
+		rc = ab_fb_table_at(&r, root, 0, "Model", &model);
 	if (!rc)
-		rc = get_u32(&r, &model, MODEL_VERSION, "Model.version", 0,
-			     &version);
+		rc = ab_fb_get_u32(&r, &model, MODEL_VERSION, "Model.version",
+				   0, &version);
 	if (!rc)
-		rc = get_vec(&r, &model, MODEL_OPCODES, 4,
-			     "Model.operator_codes", &codes);
+		rc = ab_fb_get_vec(&r, &model, MODEL_OPCODES, 4,
+				   "Model.operator_codes", &codes);
 	if (!rc)
-		rc = get_vec(&r, &model, MODEL_SUBGRAPHS, 4, "Model.subgraphs",
-			     &subgraphs);
+		rc = ab_fb_get_vec(&r, &model, MODEL_SUBGRAPHS, 4,
+				   "Model.subgraphs", &subgraphs);
 	if (!rc)
-		rc = get_vec(&r, &model, MODEL_BUFFERS, 4, "Model.buffers",
-			     &s.bufs);
+		rc = ab_fb_get_vec(&r, &model, MODEL_BUFFERS, 4,
+				   "Model.buffers", &s.bufs);
 	if (!rc)
-		rc = get_str(&r, &model, MODEL_DESCRIPTION,
-			     "Model.description", &desc, &dlen);
+		rc = ab_fb_get_str(&r, &model, MODEL_DESCRIPTION,
+				   "Model.description", &desc, &dlen);
 	if (rc)
 		return rc;
 	if (info) {
@@ -1287,37 +1049,38 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 				  desc, dlen);
 	}
 	if (!subgraphs.len)
-		return bad(&r, -EBADMSG, "the model has no subgraphs (expected at least one)");
+		return ab_fb_fail(&r, -EBADMSG, "the model has no subgraphs (expected at least one)");
 	if (sg < 0 || (uint32_t)sg >= subgraphs.len)
-		return bad(&r, -EINVAL, "subgraph %d does not exist (the model has %u: 0..%u)",
-			   sg, subgraphs.len, subgraphs.len - 1);
+		return ab_fb_fail(&r, -EINVAL, "subgraph %d does not exist (the model has %u: 0..%u)",
+				  sg, subgraphs.len, subgraphs.len - 1);
 	s.sg = sg;
 
 	/* Tensors of the earlier subgraphs: where this one's offline
 	 * offsets start. */
 	for (int i = 0; i < sg; i++) {
-		struct vec tv;
+		struct ab_fb_vec tv;
 
-		set_ctx(&r, "subgraph %d", i);
-		rc = vec_tbl(&r, &subgraphs, (uint32_t)i, 1, "SubGraph", &sgt);
+		ab_fb_set_ctx(&r, "subgraph %d", i);
+		rc = ab_fb_vec_table(&r, &subgraphs, (uint32_t)i, 1, "SubGraph",
+				     &sgt);
 		if (!rc)
-			rc = get_vec(&r, &sgt, SG_TENSORS, 4,
-				     "SubGraph.tensors", &tv);
+			rc = ab_fb_get_vec(&r, &sgt, SG_TENSORS, 4,
+					   "SubGraph.tensors", &tv);
 		if (rc)
 			return rc;
 		base += tv.len;
 	}
-	set_ctx(&r, "subgraph %d", sg);
-	rc = vec_tbl(&r, &subgraphs, (uint32_t)sg, 1, "SubGraph", &sgt);
+	ab_fb_set_ctx(&r, "subgraph %d", sg);
+	rc = ab_fb_vec_table(&r, &subgraphs, (uint32_t)sg, 1, "SubGraph", &sgt);
 	if (!rc)
 		rc = parse_subgraph(&s, &model, &codes, &sgt, base, out);
 	if (!rc) {
 		r.ctx[0] = 0;
-		out->name = graph_name(&r, r.path, sg);
-		out->family = fmt_str(&r, "tflite");
+		out->name = graph_name(&s, r.path, sg);
+		out->family = fmt_str(&s, "tflite");
 		out->source = strdup(r.path);
 		if (!out->name || !out->family || !out->source)
-			rc = bad(&r, -ENOMEM, "out of memory");
+			rc = ab_fb_fail(&r, -ENOMEM, "out of memory");
 	}
 	free(s.role);
 	free(s.buf_seen);
