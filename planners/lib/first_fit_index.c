@@ -507,18 +507,39 @@ static int list_insert(struct list *l, const struct entry *e)
 
 /* ------------------------------------------------------------ ranks */
 
-/* first/last ranks of order[0..m) among the distinct steps they use, by
- * buffer; *count = number of distinct steps, *reach = longest lifetime. */
+/* The lifetimes of order[0..m), ranked: first/last by buffer are ranks
+ * among the distinct steps used, so sparse step numbers cost nothing. */
+struct ranks {
+	int32_t *first, *last; /* by buffer (order[j]) */
+	size_t steps;          /* distinct steps */
+	int64_t reach;         /* longest lifetime, in ranks */
+	uint64_t total_len;    /* sum of last - first */
+	uint64_t pairs;        /* pairs of buffers overlapping in time */
+};
+
+static void ranks_free(struct ranks *r)
+{
+	free(r->first);
+	free(r->last);
+}
+
+/* One sort of the 2m end points.  The overlapping pairs come from the
+ * same pass: at a group of equal steps, each of its s starts overlaps the
+ * buffers already live and the other starts of the group, then the
+ * group's ends leave (lifetimes are closed). */
 static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
-			  size_t m, int32_t *first, int32_t *last,
-			  size_t *count, int64_t *reach)
+			  size_t m, struct ranks *r)
 {
 	struct ab_key_index *ki = malloc((2 * m + 1) * sizeof(*ki));
+	uint64_t live = 0;
 	size_t distinct = 0;
-	int rc;
+	int rc = -ENOMEM;
 
-	if (!ki)
-		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	r->first = malloc((p->n + 1) * sizeof(*r->first));
+	r->last = malloc((p->n + 1) * sizeof(*r->last));
+	if (!ki || !r->first || !r->last)
+		goto out;
 	for (size_t j = 0; j < m; j++) {
 		const struct ab_buffer *b = &p->buf[order[j]];
 
@@ -528,30 +549,43 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 		ki[2 * j + 1].index = (uint32_t)(2 * j + 1);
 	}
 	rc = ab_sort_key_index(ki, 2 * m);
-	if (rc) {
-		free(ki);
-		return rc;
-	}
-	for (size_t q = 0; q < 2 * m; q++) {
-		uint32_t i = order[ki[q].index / 2];
+	if (rc)
+		goto out;
+	for (size_t q = 0; q < 2 * m;) {
+		uint64_t starts = 0, ends = 0;
+		size_t g = q;
 
-		if (q && ki[q].key != ki[q - 1].key)
-			distinct++;
-		if (ki[q].index % 2)
-			last[i] = (int32_t)distinct;
-		else
-			first[i] = (int32_t)distinct;
+		for (; g < 2 * m && ki[g].key == ki[q].key; g++) {
+			uint32_t i = order[ki[g].index / 2];
+
+			if (ki[g].index % 2) {
+				r->last[i] = (int32_t)distinct;
+				ends++;
+			} else {
+				r->first[i] = (int32_t)distinct;
+				starts++;
+			}
+		}
+		r->pairs += starts * live + starts * (starts - 1) / 2;
+		live += starts;
+		live -= ends;
+		distinct++;
+		q = g;
 	}
-	*count = m ? distinct + 1 : 0;
-	*reach = 0;
+	r->steps = distinct;
 	for (size_t j = 0; j < m; j++) {
-		uint32_t i = order[j];
+		int64_t len = r->last[order[j]] - r->first[order[j]];
 
-		if (last[i] - first[i] > *reach)
-			*reach = last[i] - first[i];
+		r->total_len += (uint64_t)len;
+		if (len > r->reach)
+			r->reach = len;
 	}
+	rc = 0;
+out:
 	free(ki);
-	return 0;
+	if (rc)
+		ranks_free(r);
+	return rc;
 }
 
 /* ----------------------------------------------------- the choice of w */
@@ -566,69 +600,179 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 #define MAX_PAINTS_PER_BUFFER 40 /* memory guard: pieces ~ paints */
 #define MIN_BUFFERS 256
 
-uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
-			      size_t m)
+/* The spacing from the ranks, or 0 (listing is cheaper, or the index
+ * would be too large).  Counts only: deterministic. */
+static uint32_t choose_spacing(const struct ranks *r, const uint32_t *order,
+			       size_t m)
 {
-	int32_t *first = malloc((p->n + 1) * sizeof(*first));
-	int32_t *last = malloc((p->n + 1) * sizeof(*last));
-	uint64_t *count = NULL, pairs = 0, best_cost = UINT64_MAX;
+	int32_t *f = malloc((m + 1) * sizeof(*f));
+	int32_t *l = malloc((m + 1) * sizeof(*l));
+	uint64_t *count = NULL, best_cost = UINT64_MAX;
 	uint32_t best = 0;
-	size_t steps = 0;
-	int64_t reach = 0;
 
-	if (m < MIN_BUFFERS || !first || !last ||
-	    rank_lifetimes(p, order, m, first, last, &steps, &reach))
+	if (m < MIN_BUFFERS || !f || !l)
 		goto out;
-	count = calloc(steps + 1, sizeof(*count));
-	if (!count)
-		goto out;
-	/* overlapping pairs: what listing touches in any order */
-	for (size_t j = 0; j < m; j++)
-		count[first[order[j]]]++;
-	for (size_t r = 1; r < steps; r++)
-		count[r] += count[r - 1]; /* count[r] = #{first <= r} */
-	for (size_t j = 0; j < m; j++)
-		pairs += count[last[order[j]]];
-	memset(count, 0, (steps + 1) * sizeof(*count));
-	for (size_t j = 0; j < m; j++)
-		count[last[order[j]] + 1]++;
-	for (size_t r = 1; r <= steps; r++)
-		count[r] += count[r - 1]; /* count[r] = #{last < r} */
-	for (size_t j = 0; j < m; j++)
-		pairs -= count[first[order[j]]] + 1;
-	pairs /= 2;
+	/* in order, once: the passes below then read them in sequence */
+	for (size_t j = 0; j < m; j++) {
+		f[j] = r->first[order[j]];
+		l[j] = r->last[order[j]];
+	}
 	for (uint32_t shift = 2; shift <= 16; shift++) {
 		uint64_t w = 1ull << shift, paints = 0, listed = 0, cost;
-		size_t cks = (steps - 1) / w + 1;
+		size_t cks = (r->steps - 1) / w + 1;
 
-		memset(count, 0, (steps + 1) * sizeof(*count));
 		for (size_t j = 0; j < m; j++) {
-			uint32_t i = order[j];
-			int64_t hi = (last[i] + reach) >> shift;
+			int64_t hi = (l[j] + r->reach) >> shift;
 
 			if (hi > (int64_t)cks - 1)
 				hi = (int64_t)cks - 1;
-			paints += (uint64_t)(hi - ((first[i] + (int64_t)w - 1) >> shift) + 1);
-			if (first[i] & (w - 1))
-				count[first[i] >> shift]++;
+			paints += (uint64_t)(hi - ((f[j] + (int64_t)w - 1) >> shift) + 1);
 		}
-		for (size_t j = 0; j < m; j++)
-			listed += count[last[order[j]] >> shift] / 2;
 		if (paints > MAX_PAINTS_PER_BUFFER * (uint64_t)m)
 			continue;
+		free(count);
+		count = calloc(cks + 1, sizeof(*count));
+		if (!count) {
+			best = 0;
+			goto out;
+		}
+		for (size_t j = 0; j < m; j++)
+			if (f[j] & (w - 1))
+				count[f[j] >> shift]++;
+		for (size_t j = 0; j < m; j++)
+			listed += count[l[j] >> shift] / 2;
 		cost = COST_PAINT * paints + COST_LIST * listed + COST_QUERY * m;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (uint32_t)w;
 		}
 	}
-	if (best && COST_HIT * pairs <= best_cost)
+	if (best && COST_HIT * r->pairs <= best_cost)
 		best = 0;
 out:
-	free(first);
-	free(last);
+	free(f);
+	free(l);
 	free(count);
 	return best;
+}
+
+uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
+			      size_t m)
+{
+	struct ranks r;
+	uint32_t w;
+
+	if (m < MIN_BUFFERS || rank_lifetimes(p, order, m, &r))
+		return 0;
+	w = choose_spacing(&r, order, m);
+	ranks_free(&r);
+	return w;
+}
+
+/* ------------------------------------------------- a time-local order */
+
+/* Candidates a buffer's batch-mates scan, on average, in the default
+ * batch (see time_local_order). */
+#define BATCH_CANDIDATES 32
+
+/* The default batch: about BATCH_CANDIDATES batch-mates start within a
+ * buffer's reach (batch x (mean length + longest + 1) / steps). */
+static size_t choose_batch(const struct ranks *r, size_t m)
+{
+	uint64_t span = r->total_len / (m ? m : 1) + (uint64_t)r->reach + 1;
+	uint64_t g = BATCH_CANDIDATES * (uint64_t)r->steps / span;
+
+	if (g < 64)
+		g = 64;
+	return g > m ? (m ? m : 1) : (size_t)g;
+}
+
+/*
+ * First fit's answer for a buffer depends only on which of the buffers
+ * that overlap it in time are placed before it.  So any order that keeps
+ * every overlapping pair in the order of `order` gives the same offsets.
+ * This one cuts `order` into batches of consecutive buffers and takes each
+ * batch by first use, each buffer after those batch-mates that come before
+ * it in `order` and overlap it (depth first; a batch-mate's scan resumes
+ * where it stopped, since "placed" only grows).  Overlapping buffers of
+ * different batches keep their order because batches go in order.  The
+ * index then works through time inside a batch: the few checkpoint
+ * functions a stretch of time uses stay in cache while its buffers are
+ * placed, instead of every buffer fetching its own from memory.
+ * Cost: a sort per batch and, per buffer, the batch-mates starting within
+ * its reach (about BATCH_CANDIDATES with the default batch).
+ */
+static int time_local_order(const uint32_t *order, size_t m,
+			    const struct ranks *r, size_t batch,
+			    uint32_t *sched)
+{
+	struct ab_key_index *ki = malloc((batch + 1) * sizeof(*ki));
+	uint32_t *by_time = malloc((batch + 1) * sizeof(*by_time));
+	uint32_t *cursor = malloc((batch + 1) * sizeof(*cursor));
+	uint32_t *stack = malloc((batch + 1) * sizeof(*stack));
+	uint8_t *done = malloc(batch + 1);
+	size_t out = 0;
+	int rc = -ENOMEM;
+
+	if (!ki || !by_time || !cursor || !stack || !done)
+		goto out;
+	rc = 0;
+	for (size_t j0 = 0; j0 < m && !rc; j0 += batch) {
+		size_t nb = m - j0 < batch ? m - j0 : batch;
+		const uint32_t *bo = order + j0; /* the batch, by slot */
+
+		for (size_t q = 0; q < nb; q++) {
+			ki[q].key = (uint64_t)(uint32_t)r->first[bo[q]] << 32 | q;
+			ki[q].index = (uint32_t)q;
+		}
+		rc = ab_sort_key_index(ki, nb);
+		for (size_t q = 0, lo = 0; !rc && q < nb; q++) {
+			int64_t from = (int64_t)r->first[bo[ki[q].index]] - r->reach;
+
+			by_time[q] = ki[q].index;
+			while ((int64_t)r->first[bo[ki[lo].index]] < from)
+				lo++;
+			cursor[q] = (uint32_t)lo; /* first batch-mate that can overlap */
+		}
+		memset(done, 0, nb);
+		for (size_t q = 0; !rc && q < nb; q++) {
+			size_t top = 0;
+
+			if (done[q])
+				continue;
+			stack[top++] = (uint32_t)q;
+			while (top) {
+				uint32_t t = stack[top - 1], it = bo[by_time[t]];
+				bool deeper = false;
+
+				while (cursor[t] < nb) {
+					uint32_t v = cursor[t], iv = bo[by_time[v]];
+
+					if (r->first[iv] > r->last[it])
+						break;
+					cursor[t]++;
+					if (!done[v] && by_time[v] < by_time[t] &&
+					    r->last[iv] >= r->first[it]) {
+						stack[top++] = v; /* it must wait for iv */
+						deeper = true;
+						break;
+					}
+				}
+				if (!deeper) {
+					top--;
+					done[t] = 1;
+					sched[out++] = it;
+				}
+			}
+		}
+	}
+out:
+	free(ki);
+	free(by_time);
+	free(cursor);
+	free(stack);
+	free(done);
+	return rc;
 }
 
 /* ---------------------------------------------------------- placing */
@@ -637,7 +781,7 @@ struct index {
 	uint32_t shift;        /* spacing w = 1 << shift */
 	size_t checkpoints;
 	int64_t reach;         /* longest lifetime, in ranks */
-	int32_t *first, *last; /* ranks, by buffer */
+	const int32_t *first, *last; /* ranks, by buffer */
 	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
 	struct fun *fun;       /* H_T by checkpoint */
 	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
@@ -659,8 +803,6 @@ static void index_free(struct index *ix)
 	free(ix->pool.spare);
 	free(ix->fun);
 	free(ix->list);
-	free(ix->first);
-	free(ix->last);
 	free(ix->last_query);
 }
 
@@ -760,36 +902,39 @@ static int place(struct index *ix, uint32_t i, size_t pos, uint64_t x,
 	return 0;
 }
 
-int ab_first_fit_place(const struct ab_problem *p,
-		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, uint64_t *offsets,
-		       uint64_t *top, struct ab_first_fit_stats *stats)
+/* Places order[0..m) with the ranks r at spacing w (a power of two) and
+ * batch (1 = in `order` itself). */
+static int place_ranked(const struct ab_problem *p,
+			const struct ab_plan_options *o, const uint32_t *order,
+			size_t m, const struct ranks *r, uint32_t spacing,
+			size_t batch, uint64_t *offsets, uint64_t *top,
+			struct ab_first_fit_stats *stats)
 {
 	struct index ix = { 0 };
-	size_t steps = 0;
+	uint32_t *sched = NULL;
 	int rc = -ENOMEM;
 
 	*top = 0;
-	if (!spacing)
-		spacing = ab_first_fit_spacing(p, order, m);
-	if (!spacing)
-		spacing = 64;
 	while ((1u << ix.shift) < spacing)
 		ix.shift++;
-	ix.first = malloc((p->n + 1) * sizeof(*ix.first));
-	ix.last = malloc((p->n + 1) * sizeof(*ix.last));
-	if (!ix.first || !ix.last)
-		goto out;
-	rc = rank_lifetimes(p, order, m, ix.first, ix.last, &steps, &ix.reach);
-	if (rc)
-		goto out;
-	rc = -ENOMEM;
-	ix.checkpoints = steps ? ((steps - 1) >> ix.shift) + 1 : 1;
+	ix.first = r->first;
+	ix.last = r->last;
+	ix.reach = r->reach;
+	ix.checkpoints = r->steps ? ((r->steps - 1) >> ix.shift) + 1 : 1;
 	ix.fun = calloc(ix.checkpoints, sizeof(*ix.fun));
 	ix.list = calloc(ix.checkpoints, sizeof(*ix.list));
 	ix.last_query = calloc(ix.checkpoints, sizeof(*ix.last_query));
 	if (!ix.fun || !ix.list || !ix.last_query)
 		goto out;
+	if (batch > 1 && m > 1) {
+		sched = malloc(m * sizeof(*sched));
+		if (!sched)
+			goto out;
+		rc = time_local_order(order, m, r, batch, sched);
+		if (rc)
+			goto out;
+		order = sched;
+	}
 	for (size_t j = 0; j < m; j++)
 		ix.last_query[(size_t)ix.last[order[j]] >> ix.shift] = (uint32_t)(j + 1);
 	rc = 0;
@@ -804,13 +949,59 @@ int ab_first_fit_place(const struct ab_problem *p,
 		rc = place(&ix, i, j, x, size);
 	}
 	ix.st.spacing = 1u << ix.shift;
+	ix.st.batch = batch > 1 ? batch : 1;
 	ix.st.queries = m;
 	for (size_t c = 0; c < ix.checkpoints; c++)
-		for (uint32_t r = 0; r < ix.fun[c].n; r++)
-			ix.st.pieces += chunk_of(&ix.pool, &ix.fun[c], r)->n;
+		for (uint32_t k = 0; k < ix.fun[c].n; k++)
+			ix.st.pieces += chunk_of(&ix.pool, &ix.fun[c], k)->n;
 	if (stats)
 		*stats = ix.st;
 out:
+	free(sched);
 	index_free(&ix);
+	return rc;
+}
+
+int ab_first_fit_place(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint32_t spacing, size_t batch,
+		       uint64_t *offsets, uint64_t *top,
+		       struct ab_first_fit_stats *stats)
+{
+	struct ranks r;
+	int rc = rank_lifetimes(p, order, m, &r);
+
+	if (rc)
+		return rc;
+	if (!spacing)
+		spacing = choose_spacing(&r, order, m);
+	if (!spacing)
+		spacing = 64;
+	if (!batch)
+		batch = choose_batch(&r, m);
+	rc = place_ranked(p, o, order, m, &r, spacing, batch, offsets, top,
+			  stats);
+	ranks_free(&r);
+	return rc;
+}
+
+int ab_first_fit_route(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint64_t *offsets, uint64_t *top)
+{
+	struct ranks r;
+	uint32_t spacing;
+	int rc;
+
+	if (m < MIN_BUFFERS)
+		return 1;
+	rc = rank_lifetimes(p, order, m, &r);
+	if (rc)
+		return rc;
+	spacing = choose_spacing(&r, order, m);
+	rc = spacing ? place_ranked(p, o, order, m, &r, spacing,
+				    choose_batch(&r, m), offsets, top, NULL)
+		     : 1;
+	ranks_free(&r);
 	return rc;
 }

@@ -38,6 +38,7 @@
 
 struct ab_first_fit_stats {
 	uint32_t spacing;   /* checkpoint spacing w used */
+	uint32_t batch;     /* time-local batch (1 = in the order given) */
 	uint64_t queries;   /* buffers placed */
 	uint64_t walk_steps; /* J summed: blocked stretches of H_T jumped */
 	uint64_t paints;    /* function updates */
@@ -55,11 +56,22 @@ uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
 
 /* Places order[0..m) by first fit with checkpoint spacing `spacing` (a
  * power of two >= 1; 0 = ab_first_fit_spacing's choice, or 64 when that
- * says listing).  Fills offsets[buffer], the highest end in *top and, when
- * stats is not NULL, the counts above.  Returns 0 or -ENOMEM. */
+ * says listing) and time-local batches of `batch` buffers (0 = the
+ * default; 1 = in `order` itself; the offsets are the same for every
+ * batch, see first_fit_index.c).  Fills offsets[buffer], the highest end
+ * in *top and, when stats is not NULL, the counts above.  Returns 0 or
+ * -ENOMEM. */
 int ab_first_fit_place(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, uint64_t *offsets,
-		       uint64_t *top, struct ab_first_fit_stats *stats);
+		       size_t m, uint32_t spacing, size_t batch,
+		       uint64_t *offsets, uint64_t *top,
+		       struct ab_first_fit_stats *stats);
+
+/* placement.c's route: ranks the lifetimes once, and places order[0..m)
+ * with the index (returns 0) when ab_first_fit_spacing would choose it;
+ * returns 1, placing nothing, when listing is cheaper.  Or -ENOMEM. */
+int ab_first_fit_route(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint64_t *offsets, uint64_t *top);
 
 #endif
