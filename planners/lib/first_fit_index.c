@@ -704,17 +704,20 @@ static size_t choose_batch(const struct ranks *r, size_t m)
  */
 static int time_local_order(const uint32_t *order, size_t m,
 			    const struct ranks *r, size_t batch,
-			    uint32_t *sched)
+			    uint32_t *sched, int32_t *sched_first,
+			    int32_t *sched_last)
 {
 	struct ab_key_index *ki = malloc((batch + 1) * sizeof(*ki));
-	uint32_t *by_time = malloc((batch + 1) * sizeof(*by_time));
+	uint32_t *slot = malloc((batch + 1) * sizeof(*slot));
+	int32_t *tf = malloc((batch + 1) * sizeof(*tf));
+	int32_t *tl = malloc((batch + 1) * sizeof(*tl));
 	uint32_t *cursor = malloc((batch + 1) * sizeof(*cursor));
 	uint32_t *stack = malloc((batch + 1) * sizeof(*stack));
 	uint8_t *done = malloc(batch + 1);
 	size_t out = 0;
 	int rc = -ENOMEM;
 
-	if (!ki || !by_time || !cursor || !stack || !done)
+	if (!ki || !slot || !tf || !tl || !cursor || !stack || !done)
 		goto out;
 	rc = 0;
 	for (size_t j0 = 0; j0 < m && !rc; j0 += batch) {
@@ -726,11 +729,12 @@ static int time_local_order(const uint32_t *order, size_t m,
 			ki[q].index = (uint32_t)q;
 		}
 		rc = ab_sort_key_index(ki, nb);
+		/* by time from here: q-th by first use, its slot and lifetime */
 		for (size_t q = 0, lo = 0; !rc && q < nb; q++) {
-			int64_t from = (int64_t)r->first[bo[ki[q].index]] - r->reach;
-
-			by_time[q] = ki[q].index;
-			while ((int64_t)r->first[bo[ki[lo].index]] < from)
+			slot[q] = ki[q].index;
+			tf[q] = r->first[bo[slot[q]]];
+			tl[q] = r->last[bo[slot[q]]];
+			while (tf[lo] < (int64_t)tf[q] - r->reach)
 				lo++;
 			cursor[q] = (uint32_t)lo; /* first batch-mate that can overlap */
 		}
@@ -742,18 +746,14 @@ static int time_local_order(const uint32_t *order, size_t m,
 				continue;
 			stack[top++] = (uint32_t)q;
 			while (top) {
-				uint32_t t = stack[top - 1], it = bo[by_time[t]];
+				uint32_t t = stack[top - 1];
 				bool deeper = false;
 
-				while (cursor[t] < nb) {
-					uint32_t v = cursor[t], iv = bo[by_time[v]];
+				while (cursor[t] < nb && tf[cursor[t]] <= tl[t]) {
+					uint32_t v = cursor[t]++;
 
-					if (r->first[iv] > r->last[it])
-						break;
-					cursor[t]++;
-					if (!done[v] && by_time[v] < by_time[t] &&
-					    r->last[iv] >= r->first[it]) {
-						stack[top++] = v; /* it must wait for iv */
+					if (!done[v] && slot[v] < slot[t] && tl[v] >= tf[t]) {
+						stack[top++] = v; /* t waits for v */
 						deeper = true;
 						break;
 					}
@@ -761,14 +761,18 @@ static int time_local_order(const uint32_t *order, size_t m,
 				if (!deeper) {
 					top--;
 					done[t] = 1;
-					sched[out++] = it;
+					sched[out] = bo[slot[t]];
+					sched_first[out] = tf[t];
+					sched_last[out++] = tl[t];
 				}
 			}
 		}
 	}
 out:
 	free(ki);
-	free(by_time);
+	free(slot);
+	free(tf);
+	free(tl);
 	free(cursor);
 	free(stack);
 	free(done);
@@ -781,7 +785,6 @@ struct index {
 	uint32_t shift;        /* spacing w = 1 << shift */
 	size_t checkpoints;
 	int64_t reach;         /* longest lifetime, in ranks */
-	const int32_t *first, *last; /* ranks, by buffer */
 	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
 	struct fun *fun;       /* H_T by checkpoint */
 	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
@@ -808,10 +811,9 @@ static void index_free(struct index *ix)
 
 /* The walk: the gap list in offset order (first fit's scan) merged with
  * the blocked stretches of H_T, in doubled addresses. */
-static uint64_t first_fit(struct index *ix, uint32_t i, uint64_t size,
-			  uint64_t align)
+static uint64_t first_fit(struct index *ix, int32_t a, int32_t b,
+			  uint64_t size, uint64_t align)
 {
-	int32_t a = ix->first[i], b = ix->last[i];
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
@@ -865,10 +867,9 @@ static uint64_t first_fit(struct index *ix, uint32_t i, uint64_t size,
 	}
 }
 
-static int place(struct index *ix, uint32_t i, size_t pos, uint64_t x,
-		 uint64_t size)
+static int place(struct index *ix, int64_t first, int64_t last, size_t pos,
+		 uint64_t x, uint64_t size)
 {
-	int64_t first = ix->first[i], last = ix->last[i];
 	uint64_t w = 1ull << ix->shift;
 	uint64_t lo = 2 * x, hi = size ? 2 * (x + size) : 2 * x + 1;
 	int64_t c1 = (last + ix->reach) >> ix->shift;
@@ -911,42 +912,45 @@ static int place_ranked(const struct ab_problem *p,
 			struct ab_first_fit_stats *stats)
 {
 	struct index ix = { 0 };
-	uint32_t *sched = NULL;
+	uint32_t *sched = malloc((m ? m : 1) * sizeof(*sched));
+	int32_t *sf = malloc((m ? m : 1) * sizeof(*sf)); /* ranks by position */
+	int32_t *sl = malloc((m ? m : 1) * sizeof(*sl));
 	int rc = -ENOMEM;
 
 	*top = 0;
 	while ((1u << ix.shift) < spacing)
 		ix.shift++;
-	ix.first = r->first;
-	ix.last = r->last;
 	ix.reach = r->reach;
 	ix.checkpoints = r->steps ? ((r->steps - 1) >> ix.shift) + 1 : 1;
 	ix.fun = calloc(ix.checkpoints, sizeof(*ix.fun));
 	ix.list = calloc(ix.checkpoints, sizeof(*ix.list));
 	ix.last_query = calloc(ix.checkpoints, sizeof(*ix.last_query));
-	if (!ix.fun || !ix.list || !ix.last_query)
+	if (!ix.fun || !ix.list || !ix.last_query || !sched || !sf || !sl)
 		goto out;
-	if (batch > 1 && m > 1) {
-		sched = malloc(m * sizeof(*sched));
-		if (!sched)
-			goto out;
-		rc = time_local_order(order, m, r, batch, sched);
+	if (batch > 1) {
+		rc = time_local_order(order, m, r, batch, sched, sf, sl);
 		if (rc)
 			goto out;
-		order = sched;
+	} else {
+		for (size_t j = 0; j < m; j++) {
+			sched[j] = order[j];
+			sf[j] = r->first[order[j]];
+			sl[j] = r->last[order[j]];
+		}
 	}
 	for (size_t j = 0; j < m; j++)
-		ix.last_query[(size_t)ix.last[order[j]] >> ix.shift] = (uint32_t)(j + 1);
+		ix.last_query[(size_t)sl[j] >> ix.shift] = (uint32_t)(j + 1);
 	rc = 0;
 	for (size_t j = 0; j < m && !rc; j++) {
-		uint32_t i = order[j];
+		uint32_t i = sched[j];
 		uint64_t size = p->buf[i].size;
-		uint64_t x = first_fit(&ix, i, size, ab_effective_align(p, i, o));
+		uint64_t x = first_fit(&ix, sf[j], sl[j], size,
+				       ab_effective_align(p, i, o));
 
 		offsets[i] = x;
 		if (x + size > *top)
 			*top = x + size;
-		rc = place(&ix, i, j, x, size);
+		rc = place(&ix, sf[j], sl[j], j, x, size);
 	}
 	ix.st.spacing = 1u << ix.shift;
 	ix.st.batch = batch > 1 ? batch : 1;
@@ -958,6 +962,8 @@ static int place_ranked(const struct ab_problem *p,
 		*stats = ix.st;
 out:
 	free(sched);
+	free(sf);
+	free(sl);
 	index_free(&ix);
 	return rc;
 }
