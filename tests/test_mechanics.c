@@ -121,19 +121,25 @@ static void check_orders(enum ab_fit_rule rule)
 			 * time-local batches (1 = in the order itself, 0 =
 			 * the default) */
 			for (uint32_t w = 1; rule == AB_FIT_FIRST && w <= 256; w *= 4)
-			for (size_t b = 0; b < 3; b++) {
-				static const size_t batch[] = { 1, 3, 0 };
+			for (size_t b = 0; b < 5; b++) {
+				/* batch (1 = in order, 0 = default), threads (2 =
+				 * cut in time whenever a cut exists) */
+				static const struct { size_t batch; unsigned threads; }
+					run[] = { { 1, 1 }, { 3, 1 }, { 0, 1 }, { 1, 2 }, { 0, 2 } };
+				struct ab_first_fit_config cfg = {
+					w, run[b].batch, run[b].threads
+				};
 				uint64_t top2;
 
-				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
-								batch[b], fast, &top2,
-								NULL), 0);
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, &cfg,
+								fast, &top2, NULL), 0);
 				cr_assert_eq(top2, top);
 				for (size_t i = 0; i < p.n; i++)
 					cr_assert_eq(fast[i], slow[i],
-						     "seed %llu order %d align %u spacing %u batch %zu: buffer %zu at %llu, oracle %llu",
+						     "seed %llu order %d align %u spacing %u batch %zu threads %u: buffer %zu at %llu, oracle %llu",
 						     (unsigned long long)seed, which, o.align, w,
-						     batch[b], i, (unsigned long long)fast[i],
+						     cfg.batch, cfg.threads, i,
+						     (unsigned long long)fast[i],
 						     (unsigned long long)slow[i]);
 			}
 			free(order);
@@ -197,12 +203,12 @@ Test(mechanics, first_fit_index_by_hand)
 			static const size_t batch[] = { 1, 8, 3, 1 };
 			struct ab_plan_options o = { .align = which % 2 ? 16 : 1 };
 			const uint64_t *want = which % 2 ? want16 : want1;
+			struct ab_first_fit_config cfg = { w, batch[which], 1 };
 			struct ab_first_fit_stats st;
 			uint64_t off[8], top;
 
-			cr_assert_eq(ab_first_fit_place(&p, &o, order, 8, w,
-							batch[which], off, &top,
-							&st), 0);
+			cr_assert_eq(ab_first_fit_place(&p, &o, order, 8, &cfg,
+							off, &top, &st), 0);
 			for (size_t i = 0; i < 8; i++)
 				cr_assert_eq(off[i], want[i],
 					     "spacing %u align %u batch %zu: buffer %zu at %llu, want %llu",
@@ -287,17 +293,23 @@ Test(mechanics, first_fit_index_large_k)
 						       AB_FIT_FIRST, off, &top), 0);
 			expect_oracle(&p, &o, order, off, "default", seed);
 			for (uint32_t w = 1; w <= 1024; w *= 8)
-			for (size_t b = 0; b < 3; b++) {
-				static const size_t batch[] = { 1, 64, 0 };
+			for (size_t b = 0; b < 4; b++) {
+				static const struct { size_t batch; unsigned threads; const char *what; }
+					run[] = { { 1, 1, "forced spacing, in order" },
+						  { 64, 1, "forced spacing, batch 64" },
+						  { 0, 1, "forced spacing, default batch" },
+						  { 0, 2, "forced spacing, two threads" } };
+				struct ab_first_fit_config cfg = {
+					w, run[b].batch, run[b].threads
+				};
+				struct ab_first_fit_stats st;
 
-				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
-								batch[b], off, &top,
-								NULL), 0);
-				expect_oracle(&p, &o, order, off,
-					      b == 0 ? "forced spacing, in order"
-					      : b == 1 ? "forced spacing, batch 64"
-						       : "forced spacing, default batch",
-					      seed);
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, &cfg,
+								off, &top, &st), 0);
+				expect_oracle(&p, &o, order, off, run[b].what, seed);
+				if (run[b].threads == 2)
+					cr_assert_eq(st.threads, 2, "seed %llu: no cut",
+						     (unsigned long long)seed);
 			}
 		}
 		free(order);

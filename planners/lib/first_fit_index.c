@@ -1,5 +1,8 @@
 /* First fit by checkpoints: see first_fit_index.h for the idea and costs. */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -703,9 +706,9 @@ static size_t choose_batch(const struct ranks *r, size_t m)
  * its reach (about BATCH_CANDIDATES with the default batch).
  */
 static int time_local_order(const uint32_t *order, size_t m,
-			    const struct ranks *r, size_t batch,
-			    uint32_t *sched, int32_t *sched_first,
-			    int32_t *sched_last)
+			    const struct ranks *r, const size_t *ends,
+			    size_t batch, bool backward, uint32_t *sched,
+			    int32_t *sched_first, int32_t *sched_last)
 {
 	struct ab_key_index *ki = malloc((batch + 1) * sizeof(*ki));
 	uint32_t *slot = malloc((batch + 1) * sizeof(*slot));
@@ -720,8 +723,8 @@ static int time_local_order(const uint32_t *order, size_t m,
 	if (!ki || !slot || !tf || !tl || !cursor || !stack || !done)
 		goto out;
 	rc = 0;
-	for (size_t j0 = 0; j0 < m && !rc; j0 += batch) {
-		size_t nb = m - j0 < batch ? m - j0 : batch;
+	for (size_t j0 = 0, bq = 0; j0 < m && !rc; j0 = ends[bq++]) {
+		size_t nb = ends[bq] - j0;
 		const uint32_t *bo = order + j0; /* the batch, by slot */
 
 		for (size_t q = 0; q < nb; q++) {
@@ -739,8 +742,8 @@ static int time_local_order(const uint32_t *order, size_t m,
 			cursor[q] = (uint32_t)lo; /* first batch-mate that can overlap */
 		}
 		memset(done, 0, nb);
-		for (size_t q = 0; !rc && q < nb; q++) {
-			size_t top = 0;
+		for (size_t k = 0; !rc && k < nb; k++) {
+			size_t q = backward ? nb - 1 - k : k, top = 0;
 
 			if (done[q])
 				continue;
@@ -810,19 +813,20 @@ static void index_free(struct index *ix)
 }
 
 /* The walk: the gap list in offset order (first fit's scan) merged with
- * the blocked stretches of H_T, in doubled addresses. */
+ * the blocked stretches of H_T, in doubled addresses; the lowest fit at
+ * or above `from`. */
 static uint64_t first_fit(struct index *ix, int32_t a, int32_t b,
-			  uint64_t size, uint64_t align)
+			  uint64_t size, uint64_t align, uint64_t from)
 {
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
-	uint64_t cand = 0;
+	uint64_t cand = ab_align_up(from, align);
 	uint32_t j = 0;
 	struct at at = { 0, 0 };
 
 	if (!size)
-		return 0;
+		return cand;
 	for (;;) {
 		uint64_t y;
 
@@ -903,74 +907,412 @@ static int place(struct index *ix, int64_t first, int64_t last, size_t pos,
 	return 0;
 }
 
-/* Places order[0..m) with the ranks r at spacing w (a power of two) and
- * batch (1 = in `order` itself). */
-static int place_ranked(const struct ab_problem *p,
-			const struct ab_plan_options *o, const uint32_t *order,
-			size_t m, const struct ranks *r, uint32_t spacing,
-			size_t batch, uint64_t *offsets, uint64_t *top,
-			struct ab_first_fit_stats *stats)
-{
-	struct index ix = { 0 };
-	uint32_t *sched = malloc((m ? m : 1) * sizeof(*sched));
-	int32_t *sf = malloc((m ? m : 1) * sizeof(*sf)); /* ranks by position */
-	int32_t *sl = malloc((m ? m : 1) * sizeof(*sl));
-	int rc = -ENOMEM;
+/* One index placing a (sub-)order: its schedule and the ranks of each
+ * position. */
+struct run {
+	struct index ix;
+	size_t m;
+	uint32_t *sched;
+	int32_t *sf, *sl;
+};
 
-	*top = 0;
-	while ((1u << ix.shift) < spacing)
-		ix.shift++;
-	ix.reach = r->reach;
-	ix.checkpoints = r->steps ? ((r->steps - 1) >> ix.shift) + 1 : 1;
-	ix.fun = calloc(ix.checkpoints, sizeof(*ix.fun));
-	ix.list = calloc(ix.checkpoints, sizeof(*ix.list));
-	ix.last_query = calloc(ix.checkpoints, sizeof(*ix.last_query));
-	if (!ix.fun || !ix.list || !ix.last_query || !sched || !sf || !sl)
-		goto out;
+static void run_free(struct run *rn)
+{
+	free(rn->sched);
+	free(rn->sf);
+	free(rn->sl);
+	index_free(&rn->ix);
+}
+
+/* Batches end at ends[0], ends[1], ... (the last at m), the longest
+ * `batch` buffers; batch 1 = in `order` itself. */
+static int run_init(struct run *rn, const struct ranks *r,
+		    const uint32_t *order, size_t m, uint32_t spacing,
+		    const size_t *ends, size_t batch, bool backward)
+{
+	struct index *ix = &rn->ix;
+	int rc;
+
+	memset(rn, 0, sizeof(*rn));
+	rn->m = m;
+	while ((1u << ix->shift) < spacing)
+		ix->shift++;
+	ix->reach = r->reach;
+	ix->checkpoints = r->steps ? ((r->steps - 1) >> ix->shift) + 1 : 1;
+	ix->fun = calloc(ix->checkpoints, sizeof(*ix->fun));
+	ix->list = calloc(ix->checkpoints, sizeof(*ix->list));
+	ix->last_query = calloc(ix->checkpoints, sizeof(*ix->last_query));
+	rn->sched = malloc((m ? m : 1) * sizeof(*rn->sched));
+	rn->sf = malloc((m ? m : 1) * sizeof(*rn->sf));
+	rn->sl = malloc((m ? m : 1) * sizeof(*rn->sl));
+	if (!ix->fun || !ix->list || !ix->last_query || !rn->sched || !rn->sf ||
+	    !rn->sl)
+		return -ENOMEM;
 	if (batch > 1) {
-		rc = time_local_order(order, m, r, batch, sched, sf, sl);
+		rc = time_local_order(order, m, r, ends, batch, backward,
+				      rn->sched, rn->sf, rn->sl);
 		if (rc)
-			goto out;
+			return rc;
 	} else {
 		for (size_t j = 0; j < m; j++) {
-			sched[j] = order[j];
-			sf[j] = r->first[order[j]];
-			sl[j] = r->last[order[j]];
+			rn->sched[j] = order[j];
+			rn->sf[j] = r->first[order[j]];
+			rn->sl[j] = r->last[order[j]];
 		}
 	}
 	for (size_t j = 0; j < m; j++)
-		ix.last_query[(size_t)sl[j] >> ix.shift] = (uint32_t)(j + 1);
-	rc = 0;
+		ix->last_query[(size_t)rn->sl[j] >> ix->shift] = (uint32_t)(j + 1);
+	ix->st.spacing = 1u << ix->shift;
+	ix->st.batch = batch > 1 ? (uint32_t)batch : 1;
+	ix->st.threads = 1;
+	return 0;
+}
+
+static void run_stats(struct run *rn, struct ab_first_fit_stats *st)
+{
+	const struct index *ix = &rn->ix;
+
+	*st = ix->st;
+	st->queries = rn->m;
+	for (size_t c = 0; c < ix->checkpoints; c++)
+		for (uint32_t k = 0; k < ix->fun[c].n; k++)
+			st->pieces += chunk_of(&ix->pool, &ix->fun[c], k)->n;
+}
+
+/* ------------------------------------------------- two threads in time */
+
+/*
+ * With two CPUs the problem is cut in time at a rank S: buffers ending
+ * before S (left), buffers starting at or after S (right) and the buffers
+ * live across S (crossing, all live at S, so they overlap each other).
+ * A left and a right buffer never overlap, so each side is placed by its
+ * own thread in its own index, crossing buffers included in both.  A
+ * crossing buffer must be placed after every earlier buffer that overlaps
+ * it, on both sides: each side's schedule keeps that, and the crossing
+ * buffers come in the same order on both sides (they all overlap), so the
+ * k-th crossing buffer is a meeting point.  There the leader finds the
+ * lowest offset that fits both indexes: x = 0; then first fit at or above
+ * x on the left, then on the right from there, until both agree (each
+ * step is at most the joint answer, so this ends on it), while the other
+ * thread waits; both then paint it.  The offsets are first fit's in
+ * `order`, the same as with one thread.
+ */
+struct meeting {
+	atomic_uint arrived;  /* crossing buffers the other side reached */
+	atomic_uint released; /* crossing buffers the leader has answered */
+	atomic_int failed;    /* a side stopped on an error */
+	uint32_t buffer;      /* the other side's crossing buffer ... */
+	int32_t a, b;         /* ... and its ranks in the other index */
+	uint64_t answer;
+};
+
+struct side {
+	const struct ab_problem *p;
+	const struct ab_plan_options *o;
+	const uint32_t *order;   /* this side's buffers, in order */
+	size_t m;
+	const size_t *ends;      /* its batches' ends (the global batches) */
+	size_t batch;            /* longest batch */
+	uint32_t spacing;
+	const uint8_t *crossing; /* by buffer */
+	uint64_t *offsets;
+	struct ranks r;
+	struct run rn;
+	struct side *other;
+	struct meeting *mt;
+	bool leader;
+	uint64_t top;
+	int rc;
+};
+
+/* Spins, then yields: the wait is short when both sides are busy. */
+static bool wait_until(const atomic_uint *v, unsigned k,
+		       const atomic_int *failed)
+{
+	for (unsigned spins = 0; atomic_load_explicit(v, memory_order_acquire) < k;
+	     spins++) {
+		if (atomic_load_explicit(failed, memory_order_relaxed))
+			return false;
+		if (spins > 1000)
+			sched_yield();
+	}
+	return true;
+}
+
+static void *side_main(void *arg)
+{
+	struct side *sd = arg;
+	struct run *rn = &sd->rn;
+	struct meeting *mt = sd->mt;
+	unsigned met = 0;
+	int rc;
+
+	/* each side sets itself up: the other reads this index only once
+	 * this side has arrived at a meeting */
+	rc = rank_lifetimes(sd->p, sd->order, sd->m, &sd->r);
+	if (!rc)
+		rc = run_init(rn, &sd->r, sd->order, sd->m, sd->spacing, sd->ends,
+			      sd->batch, !sd->leader);
+	for (size_t j = 0; j < rn->m && !rc; j++) {
+		uint32_t i = rn->sched[j];
+		uint64_t size = sd->p->buf[i].size, x;
+		uint64_t align = ab_effective_align(sd->p, i, sd->o);
+
+		if (!sd->crossing[i]) {
+			x = first_fit(&rn->ix, rn->sf[j], rn->sl[j], size, align, 0);
+			sd->offsets[i] = x;
+		} else if (!sd->leader) {
+			mt->buffer = i;
+			mt->a = rn->sf[j];
+			mt->b = rn->sl[j];
+			atomic_store_explicit(&mt->arrived, ++met, memory_order_release);
+			if (!wait_until(&mt->released, met, &mt->failed)) {
+				rc = -ECANCELED;
+				break;
+			}
+			x = mt->answer;
+		} else {
+			struct run *other = &sd->other->rn;
+
+			if (!wait_until(&mt->arrived, ++met, &mt->failed)) {
+				rc = -ECANCELED;
+				break;
+			}
+			if (mt->buffer != i) { /* cannot happen: see above */
+				rc = -EPROTO;
+				break;
+			}
+			x = 0;
+			for (;;) {
+				uint64_t here = first_fit(&rn->ix, rn->sf[j], rn->sl[j],
+							  size, align, x);
+				uint64_t there = first_fit(&other->ix, mt->a, mt->b,
+							   size, align, here);
+
+				x = there;
+				if (there == here)
+					break;
+			}
+			sd->offsets[i] = x;
+			mt->answer = x;
+			atomic_store_explicit(&mt->released, met, memory_order_release);
+		}
+		if (x + size > sd->top)
+			sd->top = x + size;
+		rc = place(&rn->ix, rn->sf[j], rn->sl[j], j, x, size);
+	}
+	if (rc)
+		atomic_store(&mt->failed, 1);
+	sd->rc = rc;
+	return NULL;
+}
+
+/* The CPUs this process may run on (its affinity), at least 1. */
+static unsigned usable_cpus(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
+	return 1;
+}
+
+#define PARALLEL_MIN_BUFFERS 4096
+
+/* The rank S cutting order[0..m) best for two threads: the larger side
+ * (its own buffers plus the crossing ones) as small as it can be.  0 when
+ * no cut leaves both sides some buffers of their own. */
+static int32_t choose_cut(const struct ranks *r, const uint32_t *order,
+			  size_t m, size_t *crossing)
+{
+	size_t *ends = calloc(r->steps + 1, sizeof(*ends));
+	size_t *starts = calloc(r->steps + 1, sizeof(*starts));
+	size_t left = 0, started = 0, best = SIZE_MAX;
+	int32_t cut = 0;
+
+	*crossing = 0;
+	if (!ends || !starts)
+		goto out;
+	for (size_t j = 0; j < m; j++) {
+		ends[r->last[order[j]]]++;
+		starts[r->first[order[j]]]++;
+	}
+	for (size_t s = 1; s < r->steps; s++) {
+		/* left: last < s; right: first >= s; crossing: the rest */
+		size_t right, cross, larger;
+
+		left += ends[s - 1];
+		started += starts[s - 1];
+		right = m - started;
+		cross = m - left - right;
+		larger = (left > right ? left : right) + cross;
+		if (left && right && larger < best) {
+			best = larger;
+			cut = (int32_t)s;
+			*crossing = cross;
+		}
+	}
+out:
+	free(ends);
+	free(starts);
+	return cut;
+}
+
+/* Batch ends for order[0..m): every `batch` buffers. */
+static size_t *batch_ends(size_t m, size_t batch)
+{
+	size_t n = m / batch + 2, *ends = malloc(n * sizeof(*ends));
+
+	if (ends)
+		for (size_t q = 0; q < n; q++)
+			ends[q] = (q + 1) * batch < m ? (q + 1) * batch : m;
+	return ends;
+}
+
+/* Two threads (see above); *done = false, nothing placed, when no cut
+ * fits (or, unless forced, when it does not pay).  Both sides cut their
+ * buffers into the same batches of `order` (each side's share of the
+ * global batch q is its batch q), and the right side takes its batches
+ * backward in time, so that on both sides the crossing buffers, near the
+ * cut, come at the end of a batch: the sides meet after equal shares of
+ * work, and wait little. */
+static int place_two_sides(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m,
+			   const struct ranks *r, uint32_t spacing,
+			   size_t batch, bool forced, uint64_t *offsets,
+			   uint64_t *top, struct ab_first_fit_stats *stats,
+			   bool *done)
+{
+	struct meeting mt = { 0 };
+	struct side sd[2] = { { 0 }, { 0 } };
+	uint32_t *sub = NULL;
+	size_t *ends = NULL, n_batches = m / batch + 2;
+	uint8_t *crossing = NULL;
+	size_t cross;
+	int32_t cut = choose_cut(r, order, m, &cross);
+	pthread_t thread;
+	int rc = -ENOMEM;
+
+	*done = false;
+	if (!cut || (!forced && cross * 16 > m))
+		return 0;
+	sub = malloc((2 * m + 2) * sizeof(*sub));
+	ends = malloc(2 * n_batches * sizeof(*ends));
+	crossing = calloc(p->n + 1, 1);
+	if (!sub || !ends || !crossing)
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		size_t n = 0, q = 0, *e = ends + (size_t)k * n_batches;
+		uint32_t *so = sub + (size_t)k * (m + 1);
+
+		for (size_t j = 0; j < m; j++) {
+			uint32_t i = order[j];
+			bool ends_before = r->last[i] < cut, starts_after = r->first[i] >= cut;
+
+			if (!ends_before && !starts_after)
+				crossing[i] = 1;
+			if (k == 0 ? !starts_after : !ends_before)
+				so[n++] = i;
+			if ((j + 1) % batch == 0 || j + 1 == m)
+				e[q++] = n;
+		}
+		sd[k] = (struct side){
+			.p = p, .o = o, .order = so, .m = n, .ends = e,
+			.batch = batch, .spacing = spacing, .crossing = crossing,
+			.offsets = offsets, .other = &sd[1 - k], .mt = &mt,
+			.leader = k == 0,
+		};
+	}
+	if (pthread_create(&thread, NULL, side_main, &sd[1])) {
+		rc = 0; /* no second thread: the caller places serially */
+		goto out;
+	}
+	side_main(&sd[0]);
+	pthread_join(thread, NULL);
+	rc = sd[0].rc && sd[0].rc != -ECANCELED ? sd[0].rc : sd[1].rc;
+	if (!rc) {
+		*done = true;
+		*top = sd[0].top > sd[1].top ? sd[0].top : sd[1].top;
+		if (stats) {
+			struct ab_first_fit_stats s1;
+
+			run_stats(&sd[0].rn, stats);
+			run_stats(&sd[1].rn, &s1);
+			stats->queries = m;
+			stats->walk_steps += s1.walk_steps;
+			stats->paints += s1.paints;
+			stats->list_scanned += s1.list_scanned;
+			stats->pieces += s1.pieces;
+			stats->threads = 2;
+			stats->crossing = cross;
+		}
+	}
+out:
+	for (int k = 0; k < 2; k++) {
+		run_free(&sd[k].rn);
+		ranks_free(&sd[k].r);
+	}
+	free(sub);
+	free(ends);
+	free(crossing);
+	return rc;
+}
+
+/* ------------------------------------------------------------ placing */
+
+static int place_ranked(const struct ab_problem *p,
+			const struct ab_plan_options *o, const uint32_t *order,
+			size_t m, const struct ranks *r,
+			const struct ab_first_fit_config *cfg, uint64_t *offsets,
+			uint64_t *top, struct ab_first_fit_stats *stats)
+{
+	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing : choose_spacing(r, order, m);
+	size_t batch = cfg && cfg->batch ? cfg->batch : choose_batch(r, m);
+	size_t *ends = NULL;
+	unsigned threads = cfg && cfg->threads ? cfg->threads
+			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;
+	struct run rn = { 0 };
+	int rc;
+
+	if (!spacing)
+		spacing = 64;
+	*top = 0;
+	if (threads >= 2) {
+		bool done;
+
+		rc = place_two_sides(p, o, order, m, r, spacing, batch,
+				     cfg && cfg->threads >= 2, offsets, top,
+				     stats, &done);
+		if (rc || done)
+			return rc;
+	}
+	ends = batch_ends(m, batch);
+	rc = ends ? run_init(&rn, r, order, m, spacing, ends, batch, false)
+		  : -ENOMEM;
 	for (size_t j = 0; j < m && !rc; j++) {
-		uint32_t i = sched[j];
+		uint32_t i = rn.sched[j];
 		uint64_t size = p->buf[i].size;
-		uint64_t x = first_fit(&ix, sf[j], sl[j], size,
-				       ab_effective_align(p, i, o));
+		uint64_t x = first_fit(&rn.ix, rn.sf[j], rn.sl[j], size,
+				       ab_effective_align(p, i, o), 0);
 
 		offsets[i] = x;
 		if (x + size > *top)
 			*top = x + size;
-		rc = place(&ix, sf[j], sl[j], j, x, size);
+		rc = place(&rn.ix, rn.sf[j], rn.sl[j], j, x, size);
 	}
-	ix.st.spacing = 1u << ix.shift;
-	ix.st.batch = batch > 1 ? batch : 1;
-	ix.st.queries = m;
-	for (size_t c = 0; c < ix.checkpoints; c++)
-		for (uint32_t k = 0; k < ix.fun[c].n; k++)
-			ix.st.pieces += chunk_of(&ix.pool, &ix.fun[c], k)->n;
-	if (stats)
-		*stats = ix.st;
-out:
-	free(sched);
-	free(sf);
-	free(sl);
-	index_free(&ix);
+	if (!rc && stats)
+		run_stats(&rn, stats);
+	run_free(&rn);
+	free(ends);
 	return rc;
 }
 
 int ab_first_fit_place(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, size_t batch,
+		       size_t m, const struct ab_first_fit_config *cfg,
 		       uint64_t *offsets, uint64_t *top,
 		       struct ab_first_fit_stats *stats)
 {
@@ -979,14 +1321,7 @@ int ab_first_fit_place(const struct ab_problem *p,
 
 	if (rc)
 		return rc;
-	if (!spacing)
-		spacing = choose_spacing(&r, order, m);
-	if (!spacing)
-		spacing = 64;
-	if (!batch)
-		batch = choose_batch(&r, m);
-	rc = place_ranked(p, o, order, m, &r, spacing, batch, offsets, top,
-			  stats);
+	rc = place_ranked(p, o, order, m, &r, cfg, offsets, top, stats);
 	ranks_free(&r);
 	return rc;
 }
@@ -995,8 +1330,8 @@ int ab_first_fit_route(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
 		       size_t m, uint64_t *offsets, uint64_t *top)
 {
+	struct ab_first_fit_config cfg = { 0 };
 	struct ranks r;
-	uint32_t spacing;
 	int rc;
 
 	if (m < MIN_BUFFERS)
@@ -1004,10 +1339,10 @@ int ab_first_fit_route(const struct ab_problem *p,
 	rc = rank_lifetimes(p, order, m, &r);
 	if (rc)
 		return rc;
-	spacing = choose_spacing(&r, order, m);
-	rc = spacing ? place_ranked(p, o, order, m, &r, spacing,
-				    choose_batch(&r, m), offsets, top, NULL)
-		     : 1;
+	cfg.spacing = choose_spacing(&r, order, m);
+	rc = cfg.spacing ? place_ranked(p, o, order, m, &r, &cfg, offsets, top,
+					NULL)
+			 : 1;
 	ranks_free(&r);
 	return rc;
 }

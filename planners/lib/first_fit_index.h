@@ -39,6 +39,8 @@
 struct ab_first_fit_stats {
 	uint32_t spacing;   /* checkpoint spacing w used */
 	uint32_t batch;     /* time-local batch (1 = in the order given) */
+	uint32_t threads;   /* 1, or 2 when cut in time */
+	uint64_t crossing;  /* buffers live across the cut (2 threads) */
 	uint64_t queries;   /* buffers placed */
 	uint64_t walk_steps; /* J summed: blocked stretches of H_T jumped */
 	uint64_t paints;    /* function updates */
@@ -54,16 +56,23 @@ struct ab_first_fit_stats {
 uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
 			      size_t m);
 
-/* Places order[0..m) by first fit with checkpoint spacing `spacing` (a
- * power of two >= 1; 0 = ab_first_fit_spacing's choice, or 64 when that
- * says listing) and time-local batches of `batch` buffers (0 = the
- * default; 1 = in `order` itself; the offsets are the same for every
- * batch, see first_fit_index.c).  Fills offsets[buffer], the highest end
- * in *top and, when stats is not NULL, the counts above.  Returns 0 or
- * -ENOMEM. */
+/* How ab_first_fit_place works; zero fields take the default. */
+struct ab_first_fit_config {
+	uint32_t spacing; /* checkpoint spacing, a power of two (default: as
+			   * ab_first_fit_spacing chooses, or 64) */
+	size_t batch;     /* time-local batch (1 = in `order` itself) */
+	unsigned threads; /* 1 = one thread; 2 = two whenever a cut in time
+			   * exists (the default: two from 4096 buffers when
+			   * the process may use two CPUs and the cut pays) */
+};
+
+/* Places order[0..m) by first fit (cfg NULL = the defaults).  The offsets
+ * are the same for every configuration (first_fit_index.c says why).
+ * Fills offsets[buffer], the highest end in *top and, when stats is not
+ * NULL, the counts above.  Returns 0 or a negative errno. */
 int ab_first_fit_place(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, size_t batch,
+		       size_t m, const struct ab_first_fit_config *cfg,
 		       uint64_t *offsets, uint64_t *top,
 		       struct ab_first_fit_stats *stats);
 
