@@ -1016,7 +1016,7 @@ struct side {
 	uint32_t spacing;
 	const uint8_t *crossing; /* by buffer */
 	uint64_t *offsets;
-	struct ranks r;
+	const struct ranks *r;
 	struct run rn;
 	struct side *other;
 	struct meeting *mt;
@@ -1047,12 +1047,11 @@ static void *side_main(void *arg)
 	unsigned met = 0;
 	int rc;
 
-	/* each side sets itself up: the other reads this index only once
-	 * this side has arrived at a meeting */
-	rc = rank_lifetimes(sd->p, sd->order, sd->m, &sd->r);
-	if (!rc)
-		rc = run_init(rn, &sd->r, sd->order, sd->m, sd->spacing, sd->ends,
-			      sd->batch, !sd->leader);
+	/* each side sets itself up (with the whole problem's ranks: a side
+	 * leaves the other's checkpoints empty); the other reads this index
+	 * only once this side has arrived at a meeting */
+	rc = run_init(rn, sd->r, sd->order, sd->m, sd->spacing, sd->ends,
+		      sd->batch, !sd->leader);
 	for (size_t j = 0; j < rn->m && !rc; j++) {
 		uint32_t i = rn->sched[j];
 		uint64_t size = sd->p->buf[i].size, x;
@@ -1222,7 +1221,7 @@ static int place_two_sides(const struct ab_problem *p,
 		sd[k] = (struct side){
 			.p = p, .o = o, .order = so, .m = n, .ends = e,
 			.batch = batch, .spacing = spacing, .crossing = crossing,
-			.offsets = offsets, .other = &sd[1 - k], .mt = &mt,
+			.offsets = offsets, .r = r, .other = &sd[1 - k], .mt = &mt,
 			.leader = k == 0,
 		};
 	}
@@ -1251,10 +1250,8 @@ static int place_two_sides(const struct ab_problem *p,
 		}
 	}
 out:
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2; k++)
 		run_free(&sd[k].rn);
-		ranks_free(&sd[k].r);
-	}
 	free(sub);
 	free(ends);
 	free(crossing);
