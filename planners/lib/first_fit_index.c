@@ -513,6 +513,7 @@ static int list_insert(struct list *l, const struct entry *e)
 /* The lifetimes of order[0..m), ranked: first/last by buffer are ranks
  * among the distinct steps used, so sparse step numbers cost nothing. */
 struct ranks {
+	size_t n;              /* buffers of the problem */
 	int32_t *first, *last; /* by buffer (order[j]) */
 	size_t steps;          /* distinct steps */
 	int64_t reach;         /* longest lifetime, in ranks */
@@ -539,17 +540,21 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
+	r->n = p->n;
 	r->first = malloc((p->n + 1) * sizeof(*r->first));
 	r->last = malloc((p->n + 1) * sizeof(*r->last));
 	if (!ki || !r->first || !r->last)
 		goto out;
+	/* the ranks do not depend on the order: with every buffer in it,
+	 * read them by index, in sequence */
 	for (size_t j = 0; j < m; j++) {
-		const struct ab_buffer *b = &p->buf[order[j]];
+		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		const struct ab_buffer *b = &p->buf[i];
 
 		ki[2 * j].key = (uint64_t)((int64_t)b->first - INT32_MIN);
-		ki[2 * j].index = (uint32_t)(2 * j);
+		ki[2 * j].index = 2 * i;
 		ki[2 * j + 1].key = (uint64_t)((int64_t)b->last - INT32_MIN);
-		ki[2 * j + 1].index = (uint32_t)(2 * j + 1);
+		ki[2 * j + 1].index = 2 * i + 1;
 	}
 	rc = ab_sort_key_index(ki, 2 * m);
 	if (rc)
@@ -559,7 +564,7 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 		size_t g = q;
 
 		for (; g < 2 * m && ki[g].key == ki[q].key; g++) {
-			uint32_t i = order[ki[g].index / 2];
+			uint32_t i = ki[g].index / 2;
 
 			if (ki[g].index % 2) {
 				r->last[i] = (int32_t)distinct;
@@ -577,7 +582,8 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 	}
 	r->steps = distinct;
 	for (size_t j = 0; j < m; j++) {
-		int64_t len = r->last[order[j]] - r->first[order[j]];
+		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		int64_t len = r->last[i] - r->first[i];
 
 		r->total_len += (uint64_t)len;
 		if (len > r->reach)
@@ -615,10 +621,13 @@ static uint32_t choose_spacing(const struct ranks *r, const uint32_t *order,
 
 	if (m < MIN_BUFFERS || !f || !l)
 		goto out;
-	/* in order, once: the passes below then read them in sequence */
+	/* once, by position (any order counts the same): the passes below
+	 * then read them in sequence */
 	for (size_t j = 0; j < m; j++) {
-		f[j] = r->first[order[j]];
-		l[j] = r->last[order[j]];
+		uint32_t i = m == r->n ? (uint32_t)j : order[j];
+
+		f[j] = r->first[i];
+		l[j] = r->last[i];
 	}
 	for (uint32_t shift = 2; shift <= 16; shift++) {
 		uint64_t w = 1ull << shift, paints = 0, listed = 0, cost;
