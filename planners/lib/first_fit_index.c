@@ -1127,6 +1127,8 @@ static unsigned usable_cpus(void)
 	return 1;
 }
 
+/* From here a second thread pays: 4096 buffers take about 3 ms, against
+ * some 50 us to start a thread and about a microsecond a meeting. */
 #define PARALLEL_MIN_BUFFERS 4096
 
 /* The rank S cutting order[0..m) best for two threads: the larger side
