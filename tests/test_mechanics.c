@@ -117,17 +117,28 @@ static void check_orders(enum ab_fit_rule rule)
 					     (unsigned long long)seed, which, o.align, i,
 					     (unsigned long long)fast[i],
 					     (unsigned long long)slow[i]);
-			/* the checkpoint index, whatever its spacing */
-			for (uint32_t w = 1; rule == AB_FIT_FIRST && w <= 256; w *= 4) {
+			/* the checkpoint index, whatever its spacing and its
+			 * time-local batches (1 = in the order itself, 0 =
+			 * the default) */
+			for (uint32_t w = 1; rule == AB_FIT_FIRST && w <= 256; w *= 4)
+			for (size_t b = 0; b < 5; b++) {
+				/* batch (1 = in order, 0 = default), threads (2 =
+				 * cut in time whenever a cut exists) */
+				static const struct { size_t batch; unsigned threads; }
+					run[] = { { 1, 1 }, { 3, 1 }, { 0, 1 }, { 1, 2 }, { 0, 2 } };
+				struct ab_first_fit_config cfg = {
+					w, run[b].batch, run[b].threads
+				};
 				uint64_t top2;
 
-				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, &cfg,
 								fast, &top2, NULL), 0);
 				cr_assert_eq(top2, top);
 				for (size_t i = 0; i < p.n; i++)
 					cr_assert_eq(fast[i], slow[i],
-						     "seed %llu order %d align %u spacing %u: buffer %zu at %llu, oracle %llu",
-						     (unsigned long long)seed, which, o.align, w, i,
+						     "seed %llu order %d align %u spacing %u batch %zu threads %u: buffer %zu at %llu, oracle %llu",
+						     (unsigned long long)seed, which, o.align, w,
+						     cfg.batch, cfg.threads, i,
 						     (unsigned long long)fast[i],
 						     (unsigned long long)slow[i]);
 			}
@@ -184,21 +195,29 @@ Test(mechanics, first_fit_index_by_hand)
 		order[i] = i;
 	}
 	for (uint32_t w = 1; w <= 16; w *= 2) {
-		for (int which = 0; which < 2; which++) {
-			struct ab_plan_options o = { .align = which ? 16 : 1 };
-			const uint64_t *want = which ? want16 : want1;
+		for (int which = 0; which < 4; which++) {
+			/* batch 8 takes all by first use: 0, 1, 3, 5, 6, then 2
+			 * must come before 3 (it is earlier and they share step
+			 * 5), so the schedule is 0 1 2 3 4 5 6 7 reordered to
+			 * 0 1 2 3 5 6 4 7; batch 3 cuts {0,1,2} {3,4,5} {6,7} */
+			static const size_t batch[] = { 1, 8, 3, 1 };
+			struct ab_plan_options o = { .align = which % 2 ? 16 : 1 };
+			const uint64_t *want = which % 2 ? want16 : want1;
+			struct ab_first_fit_config cfg = { w, batch[which], 1 };
 			struct ab_first_fit_stats st;
 			uint64_t off[8], top;
 
-			cr_assert_eq(ab_first_fit_place(&p, &o, order, 8, w, off,
-							&top, &st), 0);
+			cr_assert_eq(ab_first_fit_place(&p, &o, order, 8, &cfg,
+							off, &top, &st), 0);
 			for (size_t i = 0; i < 8; i++)
 				cr_assert_eq(off[i], want[i],
-					     "spacing %u align %u: buffer %zu at %llu, want %llu",
-					     w, o.align, i, (unsigned long long)off[i],
+					     "spacing %u align %u batch %zu: buffer %zu at %llu, want %llu",
+					     w, o.align, batch[which], i,
+					     (unsigned long long)off[i],
 					     (unsigned long long)want[i]);
-			cr_assert_eq(top, which ? 216u : 190u); /* 3's end */
+			cr_assert_eq(top, which % 2 ? 216u : 190u); /* 3's end */
 			cr_assert_eq(st.spacing, w);
+			cr_assert_eq(st.batch, batch[which]);
 			cr_assert_eq(st.queries, 8);
 		}
 	}
@@ -273,10 +292,24 @@ Test(mechanics, first_fit_index_large_k)
 			cr_assert_eq(ab_place_in_order(&p, &o, order, p.n,
 						       AB_FIT_FIRST, off, &top), 0);
 			expect_oracle(&p, &o, order, off, "default", seed);
-			for (uint32_t w = 1; w <= 1024; w *= 8) {
-				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, w,
-								off, &top, NULL), 0);
-				expect_oracle(&p, &o, order, off, "forced spacing", seed);
+			for (uint32_t w = 1; w <= 1024; w *= 8)
+			for (size_t b = 0; b < 4; b++) {
+				static const struct { size_t batch; unsigned threads; const char *what; }
+					run[] = { { 1, 1, "forced spacing, in order" },
+						  { 64, 1, "forced spacing, batch 64" },
+						  { 0, 1, "forced spacing, default batch" },
+						  { 0, 2, "forced spacing, two threads" } };
+				struct ab_first_fit_config cfg = {
+					w, run[b].batch, run[b].threads
+				};
+				struct ab_first_fit_stats st;
+
+				cr_assert_eq(ab_first_fit_place(&p, &o, order, p.n, &cfg,
+								off, &top, &st), 0);
+				expect_oracle(&p, &o, order, off, run[b].what, seed);
+				if (run[b].threads == 2)
+					cr_assert_eq(st.threads, 2, "seed %llu: no cut",
+						     (unsigned long long)seed);
 			}
 		}
 		free(order);

@@ -1,5 +1,8 @@
 /* First fit by checkpoints: see first_fit_index.h for the idea and costs. */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -507,51 +510,91 @@ static int list_insert(struct list *l, const struct entry *e)
 
 /* ------------------------------------------------------------ ranks */
 
-/* first/last ranks of order[0..m) among the distinct steps they use, by
- * buffer; *count = number of distinct steps, *reach = longest lifetime. */
+/* The lifetimes of order[0..m), ranked: first/last by buffer are ranks
+ * among the distinct steps used, so sparse step numbers cost nothing. */
+struct ranks {
+	size_t n;              /* buffers of the problem */
+	int32_t *first, *last; /* by buffer (order[j]) */
+	size_t steps;          /* distinct steps */
+	int64_t reach;         /* longest lifetime, in ranks */
+	uint64_t total_len;    /* sum of last - first */
+	uint64_t pairs;        /* pairs of buffers overlapping in time */
+};
+
+static void ranks_free(struct ranks *r)
+{
+	free(r->first);
+	free(r->last);
+}
+
+/* One sort of the 2m end points.  The overlapping pairs come from the
+ * same pass: at a group of equal steps, each of its s starts overlaps the
+ * buffers already live and the other starts of the group, then the
+ * group's ends leave (lifetimes are closed). */
 static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
-			  size_t m, int32_t *first, int32_t *last,
-			  size_t *count, int64_t *reach)
+			  size_t m, struct ranks *r)
 {
 	struct ab_key_index *ki = malloc((2 * m + 1) * sizeof(*ki));
+	uint64_t live = 0;
 	size_t distinct = 0;
-	int rc;
+	int rc = -ENOMEM;
 
-	if (!ki)
-		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	r->n = p->n;
+	r->first = malloc((p->n + 1) * sizeof(*r->first));
+	r->last = malloc((p->n + 1) * sizeof(*r->last));
+	if (!ki || !r->first || !r->last)
+		goto out;
+	/* the ranks do not depend on the order: with every buffer in it,
+	 * read them by index, in sequence */
 	for (size_t j = 0; j < m; j++) {
-		const struct ab_buffer *b = &p->buf[order[j]];
+		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		const struct ab_buffer *b = &p->buf[i];
 
 		ki[2 * j].key = (uint64_t)((int64_t)b->first - INT32_MIN);
-		ki[2 * j].index = (uint32_t)(2 * j);
+		ki[2 * j].index = 2 * i;
 		ki[2 * j + 1].key = (uint64_t)((int64_t)b->last - INT32_MIN);
-		ki[2 * j + 1].index = (uint32_t)(2 * j + 1);
+		ki[2 * j + 1].index = 2 * i + 1;
 	}
 	rc = ab_sort_key_index(ki, 2 * m);
-	if (rc) {
-		free(ki);
-		return rc;
-	}
-	for (size_t q = 0; q < 2 * m; q++) {
-		uint32_t i = order[ki[q].index / 2];
+	if (rc)
+		goto out;
+	for (size_t q = 0; q < 2 * m;) {
+		uint64_t starts = 0, ends = 0;
+		size_t g = q;
 
-		if (q && ki[q].key != ki[q - 1].key)
-			distinct++;
-		if (ki[q].index % 2)
-			last[i] = (int32_t)distinct;
-		else
-			first[i] = (int32_t)distinct;
+		for (; g < 2 * m && ki[g].key == ki[q].key; g++) {
+			uint32_t i = ki[g].index / 2;
+
+			if (ki[g].index % 2) {
+				r->last[i] = (int32_t)distinct;
+				ends++;
+			} else {
+				r->first[i] = (int32_t)distinct;
+				starts++;
+			}
+		}
+		r->pairs += starts * live + starts * (starts - 1) / 2;
+		live += starts;
+		live -= ends;
+		distinct++;
+		q = g;
 	}
-	*count = m ? distinct + 1 : 0;
-	*reach = 0;
+	r->steps = distinct;
 	for (size_t j = 0; j < m; j++) {
-		uint32_t i = order[j];
+		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		int64_t len = r->last[i] - r->first[i];
 
-		if (last[i] - first[i] > *reach)
-			*reach = last[i] - first[i];
+		r->total_len += (uint64_t)len;
+		if (len > r->reach)
+			r->reach = len;
 	}
+	rc = 0;
+out:
 	free(ki);
-	return 0;
+	if (rc)
+		ranks_free(r);
+	return rc;
 }
 
 /* ----------------------------------------------------- the choice of w */
@@ -566,69 +609,186 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 #define MAX_PAINTS_PER_BUFFER 40 /* memory guard: pieces ~ paints */
 #define MIN_BUFFERS 256
 
-uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
-			      size_t m)
+/* The spacing from the ranks, or 0 (listing is cheaper, or the index
+ * would be too large).  Counts only: deterministic. */
+static uint32_t choose_spacing(const struct ranks *r, const uint32_t *order,
+			       size_t m)
 {
-	int32_t *first = malloc((p->n + 1) * sizeof(*first));
-	int32_t *last = malloc((p->n + 1) * sizeof(*last));
-	uint64_t *count = NULL, pairs = 0, best_cost = UINT64_MAX;
+	int32_t *f = malloc((m + 1) * sizeof(*f));
+	int32_t *l = malloc((m + 1) * sizeof(*l));
+	uint64_t *count = NULL, best_cost = UINT64_MAX;
 	uint32_t best = 0;
-	size_t steps = 0;
-	int64_t reach = 0;
 
-	if (m < MIN_BUFFERS || !first || !last ||
-	    rank_lifetimes(p, order, m, first, last, &steps, &reach))
+	if (m < MIN_BUFFERS || !f || !l)
 		goto out;
-	count = calloc(steps + 1, sizeof(*count));
-	if (!count)
-		goto out;
-	/* overlapping pairs: what listing touches in any order */
-	for (size_t j = 0; j < m; j++)
-		count[first[order[j]]]++;
-	for (size_t r = 1; r < steps; r++)
-		count[r] += count[r - 1]; /* count[r] = #{first <= r} */
-	for (size_t j = 0; j < m; j++)
-		pairs += count[last[order[j]]];
-	memset(count, 0, (steps + 1) * sizeof(*count));
-	for (size_t j = 0; j < m; j++)
-		count[last[order[j]] + 1]++;
-	for (size_t r = 1; r <= steps; r++)
-		count[r] += count[r - 1]; /* count[r] = #{last < r} */
-	for (size_t j = 0; j < m; j++)
-		pairs -= count[first[order[j]]] + 1;
-	pairs /= 2;
+	/* once, by position (any order counts the same): the passes below
+	 * then read them in sequence */
+	for (size_t j = 0; j < m; j++) {
+		uint32_t i = m == r->n ? (uint32_t)j : order[j];
+
+		f[j] = r->first[i];
+		l[j] = r->last[i];
+	}
 	for (uint32_t shift = 2; shift <= 16; shift++) {
 		uint64_t w = 1ull << shift, paints = 0, listed = 0, cost;
-		size_t cks = (steps - 1) / w + 1;
+		size_t cks = (r->steps - 1) / w + 1;
 
-		memset(count, 0, (steps + 1) * sizeof(*count));
 		for (size_t j = 0; j < m; j++) {
-			uint32_t i = order[j];
-			int64_t hi = (last[i] + reach) >> shift;
+			int64_t hi = (l[j] + r->reach) >> shift;
 
 			if (hi > (int64_t)cks - 1)
 				hi = (int64_t)cks - 1;
-			paints += (uint64_t)(hi - ((first[i] + (int64_t)w - 1) >> shift) + 1);
-			if (first[i] & (w - 1))
-				count[first[i] >> shift]++;
+			paints += (uint64_t)(hi - ((f[j] + (int64_t)w - 1) >> shift) + 1);
 		}
-		for (size_t j = 0; j < m; j++)
-			listed += count[last[order[j]] >> shift] / 2;
 		if (paints > MAX_PAINTS_PER_BUFFER * (uint64_t)m)
 			continue;
+		free(count);
+		count = calloc(cks + 1, sizeof(*count));
+		if (!count) {
+			best = 0;
+			goto out;
+		}
+		for (size_t j = 0; j < m; j++)
+			if (f[j] & (w - 1))
+				count[f[j] >> shift]++;
+		for (size_t j = 0; j < m; j++)
+			listed += count[l[j] >> shift] / 2;
 		cost = COST_PAINT * paints + COST_LIST * listed + COST_QUERY * m;
 		if (cost < best_cost) {
 			best_cost = cost;
 			best = (uint32_t)w;
 		}
 	}
-	if (best && COST_HIT * pairs <= best_cost)
+	if (best && COST_HIT * r->pairs <= best_cost)
 		best = 0;
 out:
-	free(first);
-	free(last);
+	free(f);
+	free(l);
 	free(count);
 	return best;
+}
+
+uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
+			      size_t m)
+{
+	struct ranks r;
+	uint32_t w;
+
+	if (m < MIN_BUFFERS || rank_lifetimes(p, order, m, &r))
+		return 0;
+	w = choose_spacing(&r, order, m);
+	ranks_free(&r);
+	return w;
+}
+
+/* ------------------------------------------------- a time-local order */
+
+/* Candidates a buffer's batch-mates scan, on average, in the default
+ * batch (see time_local_order). */
+#define BATCH_CANDIDATES 32
+
+/* The default batch: about BATCH_CANDIDATES batch-mates start within a
+ * buffer's reach (batch x (mean length + longest + 1) / steps). */
+static size_t choose_batch(const struct ranks *r, size_t m)
+{
+	uint64_t span = r->total_len / (m ? m : 1) + (uint64_t)r->reach + 1;
+	uint64_t g = BATCH_CANDIDATES * (uint64_t)r->steps / span;
+
+	if (g < 64)
+		g = 64;
+	return g > m ? (m ? m : 1) : (size_t)g;
+}
+
+/*
+ * First fit's answer for a buffer depends only on which of the buffers
+ * that overlap it in time are placed before it.  So any order that keeps
+ * every overlapping pair in the order of `order` gives the same offsets.
+ * This one cuts `order` into batches of consecutive buffers and takes each
+ * batch by first use, each buffer after those batch-mates that come before
+ * it in `order` and overlap it (depth first; a batch-mate's scan resumes
+ * where it stopped, since "placed" only grows).  Overlapping buffers of
+ * different batches keep their order because batches go in order.  The
+ * index then works through time inside a batch: the few checkpoint
+ * functions a stretch of time uses stay in cache while its buffers are
+ * placed, instead of every buffer fetching its own from memory.
+ * Cost: a sort per batch and, per buffer, the batch-mates starting within
+ * its reach (about BATCH_CANDIDATES with the default batch).
+ */
+static int time_local_order(const uint32_t *order, size_t m,
+			    const struct ranks *r, const size_t *ends,
+			    size_t batch, bool backward, uint32_t *sched,
+			    int32_t *sched_first, int32_t *sched_last)
+{
+	struct ab_key_index *ki = malloc((batch + 1) * sizeof(*ki));
+	uint32_t *slot = malloc((batch + 1) * sizeof(*slot));
+	int32_t *tf = malloc((batch + 1) * sizeof(*tf));
+	int32_t *tl = malloc((batch + 1) * sizeof(*tl));
+	uint32_t *cursor = malloc((batch + 1) * sizeof(*cursor));
+	uint32_t *stack = malloc((batch + 1) * sizeof(*stack));
+	uint8_t *done = malloc(batch + 1);
+	size_t out = 0;
+	int rc = -ENOMEM;
+
+	if (!ki || !slot || !tf || !tl || !cursor || !stack || !done)
+		goto out;
+	rc = 0;
+	for (size_t j0 = 0, bq = 0; j0 < m && !rc; j0 = ends[bq++]) {
+		size_t nb = ends[bq] - j0;
+		const uint32_t *bo = order + j0; /* the batch, by slot */
+
+		for (size_t q = 0; q < nb; q++) {
+			ki[q].key = (uint64_t)(uint32_t)r->first[bo[q]] << 32 | q;
+			ki[q].index = (uint32_t)q;
+		}
+		rc = ab_sort_key_index(ki, nb);
+		/* by time from here: q-th by first use, its slot and lifetime */
+		for (size_t q = 0, lo = 0; !rc && q < nb; q++) {
+			slot[q] = ki[q].index;
+			tf[q] = r->first[bo[slot[q]]];
+			tl[q] = r->last[bo[slot[q]]];
+			while (tf[lo] < (int64_t)tf[q] - r->reach)
+				lo++;
+			cursor[q] = (uint32_t)lo; /* first batch-mate that can overlap */
+		}
+		memset(done, 0, nb);
+		for (size_t k = 0; !rc && k < nb; k++) {
+			size_t q = backward ? nb - 1 - k : k, top = 0;
+
+			if (done[q])
+				continue;
+			stack[top++] = (uint32_t)q;
+			while (top) {
+				uint32_t t = stack[top - 1];
+				bool deeper = false;
+
+				while (cursor[t] < nb && tf[cursor[t]] <= tl[t]) {
+					uint32_t v = cursor[t]++;
+
+					if (!done[v] && slot[v] < slot[t] && tl[v] >= tf[t]) {
+						stack[top++] = v; /* t waits for v */
+						deeper = true;
+						break;
+					}
+				}
+				if (!deeper) {
+					top--;
+					done[t] = 1;
+					sched[out] = bo[slot[t]];
+					sched_first[out] = tf[t];
+					sched_last[out++] = tl[t];
+				}
+			}
+		}
+	}
+out:
+	free(ki);
+	free(slot);
+	free(tf);
+	free(tl);
+	free(cursor);
+	free(stack);
+	free(done);
+	return rc;
 }
 
 /* ---------------------------------------------------------- placing */
@@ -637,7 +797,6 @@ struct index {
 	uint32_t shift;        /* spacing w = 1 << shift */
 	size_t checkpoints;
 	int64_t reach;         /* longest lifetime, in ranks */
-	int32_t *first, *last; /* ranks, by buffer */
 	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
 	struct fun *fun;       /* H_T by checkpoint */
 	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
@@ -659,26 +818,24 @@ static void index_free(struct index *ix)
 	free(ix->pool.spare);
 	free(ix->fun);
 	free(ix->list);
-	free(ix->first);
-	free(ix->last);
 	free(ix->last_query);
 }
 
 /* The walk: the gap list in offset order (first fit's scan) merged with
- * the blocked stretches of H_T, in doubled addresses. */
-static uint64_t first_fit(struct index *ix, uint32_t i, uint64_t size,
-			  uint64_t align)
+ * the blocked stretches of H_T, in doubled addresses; the lowest fit at
+ * or above `from`. */
+static uint64_t first_fit(struct index *ix, int32_t a, int32_t b,
+			  uint64_t size, uint64_t align, uint64_t from)
 {
-	int32_t a = ix->first[i], b = ix->last[i];
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
-	uint64_t cand = 0;
+	uint64_t cand = ab_align_up(from, align);
 	uint32_t j = 0;
 	struct at at = { 0, 0 };
 
 	if (!size)
-		return 0;
+		return cand;
 	for (;;) {
 		uint64_t y;
 
@@ -723,10 +880,9 @@ static uint64_t first_fit(struct index *ix, uint32_t i, uint64_t size,
 	}
 }
 
-static int place(struct index *ix, uint32_t i, size_t pos, uint64_t x,
-		 uint64_t size)
+static int place(struct index *ix, int64_t first, int64_t last, size_t pos,
+		 uint64_t x, uint64_t size)
 {
-	int64_t first = ix->first[i], last = ix->last[i];
 	uint64_t w = 1ull << ix->shift;
 	uint64_t lo = 2 * x, hi = size ? 2 * (x + size) : 2 * x + 1;
 	int64_t c1 = (last + ix->reach) >> ix->shift;
@@ -760,57 +916,441 @@ static int place(struct index *ix, uint32_t i, size_t pos, uint64_t x,
 	return 0;
 }
 
-int ab_first_fit_place(const struct ab_problem *p,
-		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, uint64_t *offsets,
-		       uint64_t *top, struct ab_first_fit_stats *stats)
+/* One index placing a (sub-)order: its schedule and the ranks of each
+ * position. */
+struct run {
+	struct index ix;
+	size_t m;
+	uint32_t *sched;
+	int32_t *sf, *sl;
+};
+
+static void run_free(struct run *rn)
 {
-	struct index ix = { 0 };
-	size_t steps = 0;
+	free(rn->sched);
+	free(rn->sf);
+	free(rn->sl);
+	index_free(&rn->ix);
+}
+
+/* Batches end at ends[0], ends[1], ... (the last at m), the longest
+ * `batch` buffers; batch 1 = in `order` itself. */
+static int run_init(struct run *rn, const struct ranks *r,
+		    const uint32_t *order, size_t m, uint32_t spacing,
+		    const size_t *ends, size_t batch, bool backward)
+{
+	struct index *ix = &rn->ix;
+	int rc;
+
+	memset(rn, 0, sizeof(*rn));
+	rn->m = m;
+	while ((1u << ix->shift) < spacing)
+		ix->shift++;
+	ix->reach = r->reach;
+	ix->checkpoints = r->steps ? ((r->steps - 1) >> ix->shift) + 1 : 1;
+	ix->fun = calloc(ix->checkpoints, sizeof(*ix->fun));
+	ix->list = calloc(ix->checkpoints, sizeof(*ix->list));
+	ix->last_query = calloc(ix->checkpoints, sizeof(*ix->last_query));
+	rn->sched = malloc((m ? m : 1) * sizeof(*rn->sched));
+	rn->sf = malloc((m ? m : 1) * sizeof(*rn->sf));
+	rn->sl = malloc((m ? m : 1) * sizeof(*rn->sl));
+	if (!ix->fun || !ix->list || !ix->last_query || !rn->sched || !rn->sf ||
+	    !rn->sl)
+		return -ENOMEM;
+	if (batch > 1) {
+		rc = time_local_order(order, m, r, ends, batch, backward,
+				      rn->sched, rn->sf, rn->sl);
+		if (rc)
+			return rc;
+	} else {
+		for (size_t j = 0; j < m; j++) {
+			rn->sched[j] = order[j];
+			rn->sf[j] = r->first[order[j]];
+			rn->sl[j] = r->last[order[j]];
+		}
+	}
+	for (size_t j = 0; j < m; j++)
+		ix->last_query[(size_t)rn->sl[j] >> ix->shift] = (uint32_t)(j + 1);
+	ix->st.spacing = 1u << ix->shift;
+	ix->st.batch = batch > 1 ? (uint32_t)batch : 1;
+	ix->st.threads = 1;
+	return 0;
+}
+
+static void run_stats(struct run *rn, struct ab_first_fit_stats *st)
+{
+	const struct index *ix = &rn->ix;
+
+	*st = ix->st;
+	st->queries = rn->m;
+	for (size_t c = 0; c < ix->checkpoints; c++)
+		for (uint32_t k = 0; k < ix->fun[c].n; k++)
+			st->pieces += chunk_of(&ix->pool, &ix->fun[c], k)->n;
+}
+
+/* ------------------------------------------------- two threads in time */
+
+/*
+ * With two CPUs the problem is cut in time at a rank S: buffers ending
+ * before S (left), buffers starting at or after S (right) and the buffers
+ * live across S (crossing, all live at S, so they overlap each other).
+ * A left and a right buffer never overlap, so each side is placed by its
+ * own thread in its own index, crossing buffers included in both.  A
+ * crossing buffer must be placed after every earlier buffer that overlaps
+ * it, on both sides: each side's schedule keeps that, and the crossing
+ * buffers come in the same order on both sides (they all overlap), so the
+ * k-th crossing buffer is a meeting point.  There the leader finds the
+ * lowest offset that fits both indexes: x = 0; then first fit at or above
+ * x on the left, then on the right from there, until both agree (each
+ * step is at most the joint answer, so this ends on it), while the other
+ * thread waits; both then paint it.  The offsets are first fit's in
+ * `order`, the same as with one thread.
+ */
+struct meeting {
+	atomic_uint arrived;  /* crossing buffers the other side reached */
+	atomic_uint released; /* crossing buffers the leader has answered */
+	atomic_int failed;    /* a side stopped on an error */
+	uint32_t buffer;      /* the other side's crossing buffer ... */
+	int32_t a, b;         /* ... and its ranks in the other index */
+	uint64_t answer;
+};
+
+struct side {
+	const struct ab_problem *p;
+	const struct ab_plan_options *o;
+	const uint32_t *order;   /* this side's buffers, in order */
+	size_t m;
+	const size_t *ends;      /* its batches' ends (the global batches) */
+	size_t batch;            /* longest batch */
+	uint32_t spacing;
+	const uint8_t *crossing; /* by buffer */
+	uint64_t *offsets;
+	const struct ranks *r;
+	struct run rn;
+	struct side *other;
+	struct meeting *mt;
+	bool leader;
+	uint64_t top;
+	int rc;
+};
+
+/* Spins, then yields: the wait is short when both sides are busy. */
+static bool wait_until(const atomic_uint *v, unsigned k,
+		       const atomic_int *failed)
+{
+	for (unsigned spins = 0; atomic_load_explicit(v, memory_order_acquire) < k;
+	     spins++) {
+		if (atomic_load_explicit(failed, memory_order_relaxed))
+			return false;
+		if (spins > 1000)
+			sched_yield();
+	}
+	return true;
+}
+
+static void *side_main(void *arg)
+{
+	struct side *sd = arg;
+	struct run *rn = &sd->rn;
+	struct meeting *mt = sd->mt;
+	unsigned met = 0;
+	int rc;
+
+	/* each side sets itself up (with the whole problem's ranks: a side
+	 * leaves the other's checkpoints empty); the other reads this index
+	 * only once this side has arrived at a meeting */
+	rc = run_init(rn, sd->r, sd->order, sd->m, sd->spacing, sd->ends,
+		      sd->batch, !sd->leader);
+	for (size_t j = 0; j < rn->m && !rc; j++) {
+		uint32_t i = rn->sched[j];
+		uint64_t size = sd->p->buf[i].size, x;
+		uint64_t align = ab_effective_align(sd->p, i, sd->o);
+
+		if (!sd->crossing[i]) {
+			x = first_fit(&rn->ix, rn->sf[j], rn->sl[j], size, align, 0);
+			sd->offsets[i] = x;
+		} else if (!sd->leader) {
+			mt->buffer = i;
+			mt->a = rn->sf[j];
+			mt->b = rn->sl[j];
+			atomic_store_explicit(&mt->arrived, ++met, memory_order_release);
+			if (!wait_until(&mt->released, met, &mt->failed)) {
+				rc = -ECANCELED;
+				break;
+			}
+			x = mt->answer;
+		} else {
+			struct run *other = &sd->other->rn;
+
+			if (!wait_until(&mt->arrived, ++met, &mt->failed)) {
+				rc = -ECANCELED;
+				break;
+			}
+			if (mt->buffer != i) { /* cannot happen: see above */
+				rc = -EPROTO;
+				break;
+			}
+			x = 0;
+			for (;;) {
+				uint64_t here = first_fit(&rn->ix, rn->sf[j], rn->sl[j],
+							  size, align, x);
+				uint64_t there = first_fit(&other->ix, mt->a, mt->b,
+							   size, align, here);
+
+				x = there;
+				if (there == here)
+					break;
+			}
+			sd->offsets[i] = x;
+			mt->answer = x;
+			atomic_store_explicit(&mt->released, met, memory_order_release);
+		}
+		if (x + size > sd->top)
+			sd->top = x + size;
+		rc = place(&rn->ix, rn->sf[j], rn->sl[j], j, x, size);
+	}
+	if (rc)
+		atomic_store(&mt->failed, 1);
+	sd->rc = rc;
+	return NULL;
+}
+
+/* The CPUs this process may run on (its affinity), at least 1. */
+static unsigned usable_cpus(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
+	return 1;
+}
+
+/* From here a second thread pays: 4096 buffers take about 3 ms, against
+ * some 50 us to start a thread and about a microsecond a meeting. */
+#define PARALLEL_MIN_BUFFERS 4096
+
+/* The rank S cutting order[0..m) best for two threads: the larger side
+ * (its own buffers plus the crossing ones) as small as it can be.  0 when
+ * no cut leaves both sides some buffers of their own. */
+static int32_t choose_cut(const struct ranks *r, const uint32_t *order,
+			  size_t m, size_t *crossing)
+{
+	size_t *ends = calloc(r->steps + 1, sizeof(*ends));
+	size_t *starts = calloc(r->steps + 1, sizeof(*starts));
+	size_t left = 0, started = 0, best = SIZE_MAX;
+	int32_t cut = 0;
+
+	*crossing = 0;
+	if (!ends || !starts)
+		goto out;
+	for (size_t j = 0; j < m; j++) {
+		ends[r->last[order[j]]]++;
+		starts[r->first[order[j]]]++;
+	}
+	for (size_t s = 1; s < r->steps; s++) {
+		/* left: last < s; right: first >= s; crossing: the rest */
+		size_t right, cross, larger;
+
+		left += ends[s - 1];
+		started += starts[s - 1];
+		right = m - started;
+		cross = m - left - right;
+		larger = (left > right ? left : right) + cross;
+		if (left && right && larger < best) {
+			best = larger;
+			cut = (int32_t)s;
+			*crossing = cross;
+		}
+	}
+out:
+	free(ends);
+	free(starts);
+	return cut;
+}
+
+/* Batch ends for order[0..m): every `batch` buffers. */
+static size_t *batch_ends(size_t m, size_t batch)
+{
+	size_t n = m / batch + 2, *ends = malloc(n * sizeof(*ends));
+
+	if (ends)
+		for (size_t q = 0; q < n; q++)
+			ends[q] = (q + 1) * batch < m ? (q + 1) * batch : m;
+	return ends;
+}
+
+/* Two threads (see above); *done = false, nothing placed, when no cut
+ * fits (or, unless forced, when it does not pay).  Both sides cut their
+ * buffers into the same batches of `order` (each side's share of the
+ * global batch q is its batch q), and the right side takes its batches
+ * backward in time, so that on both sides the crossing buffers, near the
+ * cut, come at the end of a batch: the sides meet after equal shares of
+ * work, and wait little. */
+static int place_two_sides(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m,
+			   const struct ranks *r, uint32_t spacing,
+			   size_t batch, bool forced, uint64_t *offsets,
+			   uint64_t *top, struct ab_first_fit_stats *stats,
+			   bool *done)
+{
+	struct meeting mt = { 0 };
+	struct side sd[2] = { { 0 }, { 0 } };
+	uint32_t *sub = NULL;
+	size_t *ends = NULL, n_batches = m / batch + 2;
+	uint8_t *crossing = NULL;
+	size_t cross;
+	int32_t cut = choose_cut(r, order, m, &cross);
+	pthread_t thread;
 	int rc = -ENOMEM;
 
-	*top = 0;
-	if (!spacing)
-		spacing = ab_first_fit_spacing(p, order, m);
+	*done = false;
+	if (!cut || (!forced && cross * 16 > m))
+		return 0;
+	sub = malloc((2 * m + 2) * sizeof(*sub));
+	ends = malloc(2 * n_batches * sizeof(*ends));
+	crossing = calloc(p->n + 1, 1);
+	if (!sub || !ends || !crossing)
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		size_t n = 0, q = 0, *e = ends + (size_t)k * n_batches;
+		uint32_t *so = sub + (size_t)k * (m + 1);
+
+		for (size_t j = 0; j < m; j++) {
+			uint32_t i = order[j];
+			bool ends_before = r->last[i] < cut, starts_after = r->first[i] >= cut;
+
+			if (!ends_before && !starts_after)
+				crossing[i] = 1;
+			if (k == 0 ? !starts_after : !ends_before)
+				so[n++] = i;
+			if ((j + 1) % batch == 0 || j + 1 == m)
+				e[q++] = n;
+		}
+		sd[k] = (struct side){
+			.p = p, .o = o, .order = so, .m = n, .ends = e,
+			.batch = batch, .spacing = spacing, .crossing = crossing,
+			.offsets = offsets, .r = r, .other = &sd[1 - k], .mt = &mt,
+			.leader = k == 0,
+		};
+	}
+	if (pthread_create(&thread, NULL, side_main, &sd[1])) {
+		rc = 0; /* no second thread: the caller places serially */
+		goto out;
+	}
+	side_main(&sd[0]);
+	pthread_join(thread, NULL);
+	rc = sd[0].rc && sd[0].rc != -ECANCELED ? sd[0].rc : sd[1].rc;
+	if (!rc) {
+		*done = true;
+		*top = sd[0].top > sd[1].top ? sd[0].top : sd[1].top;
+		if (stats) {
+			struct ab_first_fit_stats s1;
+
+			run_stats(&sd[0].rn, stats);
+			run_stats(&sd[1].rn, &s1);
+			stats->queries = m;
+			stats->walk_steps += s1.walk_steps;
+			stats->paints += s1.paints;
+			stats->list_scanned += s1.list_scanned;
+			stats->pieces += s1.pieces;
+			stats->threads = 2;
+			stats->crossing = cross;
+		}
+	}
+out:
+	for (int k = 0; k < 2; k++)
+		run_free(&sd[k].rn);
+	free(sub);
+	free(ends);
+	free(crossing);
+	return rc;
+}
+
+/* ------------------------------------------------------------ placing */
+
+static int place_ranked(const struct ab_problem *p,
+			const struct ab_plan_options *o, const uint32_t *order,
+			size_t m, const struct ranks *r,
+			const struct ab_first_fit_config *cfg, uint64_t *offsets,
+			uint64_t *top, struct ab_first_fit_stats *stats)
+{
+	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing : choose_spacing(r, order, m);
+	size_t batch = cfg && cfg->batch ? cfg->batch : choose_batch(r, m);
+	size_t *ends = NULL;
+	unsigned threads = cfg && cfg->threads ? cfg->threads
+			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;
+	struct run rn = { 0 };
+	int rc;
+
 	if (!spacing)
 		spacing = 64;
-	while ((1u << ix.shift) < spacing)
-		ix.shift++;
-	ix.first = malloc((p->n + 1) * sizeof(*ix.first));
-	ix.last = malloc((p->n + 1) * sizeof(*ix.last));
-	if (!ix.first || !ix.last)
-		goto out;
-	rc = rank_lifetimes(p, order, m, ix.first, ix.last, &steps, &ix.reach);
-	if (rc)
-		goto out;
-	rc = -ENOMEM;
-	ix.checkpoints = steps ? ((steps - 1) >> ix.shift) + 1 : 1;
-	ix.fun = calloc(ix.checkpoints, sizeof(*ix.fun));
-	ix.list = calloc(ix.checkpoints, sizeof(*ix.list));
-	ix.last_query = calloc(ix.checkpoints, sizeof(*ix.last_query));
-	if (!ix.fun || !ix.list || !ix.last_query)
-		goto out;
-	for (size_t j = 0; j < m; j++)
-		ix.last_query[(size_t)ix.last[order[j]] >> ix.shift] = (uint32_t)(j + 1);
-	rc = 0;
+	*top = 0;
+	if (threads >= 2) {
+		bool done;
+
+		rc = place_two_sides(p, o, order, m, r, spacing, batch,
+				     cfg && cfg->threads >= 2, offsets, top,
+				     stats, &done);
+		if (rc || done)
+			return rc;
+	}
+	ends = batch_ends(m, batch);
+	rc = ends ? run_init(&rn, r, order, m, spacing, ends, batch, false)
+		  : -ENOMEM;
 	for (size_t j = 0; j < m && !rc; j++) {
-		uint32_t i = order[j];
+		uint32_t i = rn.sched[j];
 		uint64_t size = p->buf[i].size;
-		uint64_t x = first_fit(&ix, i, size, ab_effective_align(p, i, o));
+		uint64_t x = first_fit(&rn.ix, rn.sf[j], rn.sl[j], size,
+				       ab_effective_align(p, i, o), 0);
 
 		offsets[i] = x;
 		if (x + size > *top)
 			*top = x + size;
-		rc = place(&ix, i, j, x, size);
+		rc = place(&rn.ix, rn.sf[j], rn.sl[j], j, x, size);
 	}
-	ix.st.spacing = 1u << ix.shift;
-	ix.st.queries = m;
-	for (size_t c = 0; c < ix.checkpoints; c++)
-		for (uint32_t r = 0; r < ix.fun[c].n; r++)
-			ix.st.pieces += chunk_of(&ix.pool, &ix.fun[c], r)->n;
-	if (stats)
-		*stats = ix.st;
-out:
-	index_free(&ix);
+	if (!rc && stats)
+		run_stats(&rn, stats);
+	run_free(&rn);
+	free(ends);
+	return rc;
+}
+
+int ab_first_fit_place(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, const struct ab_first_fit_config *cfg,
+		       uint64_t *offsets, uint64_t *top,
+		       struct ab_first_fit_stats *stats)
+{
+	struct ranks r;
+	int rc = rank_lifetimes(p, order, m, &r);
+
+	if (rc)
+		return rc;
+	rc = place_ranked(p, o, order, m, &r, cfg, offsets, top, stats);
+	ranks_free(&r);
+	return rc;
+}
+
+int ab_first_fit_route(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint64_t *offsets, uint64_t *top)
+{
+	struct ab_first_fit_config cfg = { 0 };
+	struct ranks r;
+	int rc;
+
+	if (m < MIN_BUFFERS)
+		return 1;
+	rc = rank_lifetimes(p, order, m, &r);
+	if (rc)
+		return rc;
+	cfg.spacing = choose_spacing(&r, order, m);
+	rc = cfg.spacing ? place_ranked(p, o, order, m, &r, &cfg, offsets, top,
+					NULL)
+			 : 1;
+	ranks_free(&r);
 	return rc;
 }

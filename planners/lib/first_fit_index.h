@@ -30,6 +30,22 @@
  * sparse step numbers cost nothing.  Zero-size buffers are exact too:
  * addresses are doubled, a buffer of size s at x covers [2x, 2x + 2s)
  * (a point [2x, 2x + 1) when s = 0) and a window is [2x + 1, 2x + 2s).
+ *
+ * Two things change when, not what: a buffer's answer depends only on
+ * which buffers overlapping it in time are placed before it, so any order
+ * that keeps every overlapping pair as `order` has it gives the same
+ * offsets.  (1) Time-local batches: `order` is cut into batches of about
+ * 32 x steps / (mean length + R) buffers, each taken by first use (each
+ * buffer after the earlier batch-mates it overlaps), so the few functions
+ * a stretch of time uses stay in cache.  (2) Two threads, when the
+ * process may use two CPUs and there are at least 4096 buffers: time is
+ * cut at the step that balances the two sides; buffers ending before it
+ * and buffers starting after it never overlap, so each side has its own
+ * thread and index, and the buffers live across the cut (all of which
+ * overlap) are placed by both threads together, at the lowest offset
+ * free in both indexes.  tests/test_mechanics.c pins both against the
+ * oracle, with batches of 1, 3, 64 and the default, and with two threads
+ * forced on every problem.
  */
 #ifndef AB_FIRST_FIT_INDEX_H
 #define AB_FIRST_FIT_INDEX_H
@@ -38,6 +54,9 @@
 
 struct ab_first_fit_stats {
 	uint32_t spacing;   /* checkpoint spacing w used */
+	uint32_t batch;     /* time-local batch (1 = in the order given) */
+	uint32_t threads;   /* 1, or 2 when cut in time */
+	uint64_t crossing;  /* buffers live across the cut (2 threads) */
 	uint64_t queries;   /* buffers placed */
 	uint64_t walk_steps; /* J summed: blocked stretches of H_T jumped */
 	uint64_t paints;    /* function updates */
@@ -53,13 +72,31 @@ struct ab_first_fit_stats {
 uint32_t ab_first_fit_spacing(const struct ab_problem *p, const uint32_t *order,
 			      size_t m);
 
-/* Places order[0..m) by first fit with checkpoint spacing `spacing` (a
- * power of two >= 1; 0 = ab_first_fit_spacing's choice, or 64 when that
- * says listing).  Fills offsets[buffer], the highest end in *top and, when
- * stats is not NULL, the counts above.  Returns 0 or -ENOMEM. */
+/* How ab_first_fit_place works; zero fields take the default. */
+struct ab_first_fit_config {
+	uint32_t spacing; /* checkpoint spacing, a power of two (default: as
+			   * ab_first_fit_spacing chooses, or 64) */
+	size_t batch;     /* time-local batch (1 = in `order` itself) */
+	unsigned threads; /* 1 = one thread; 2 = two whenever a cut in time
+			   * exists (the default: two from 4096 buffers when
+			   * the process may use two CPUs and the cut pays) */
+};
+
+/* Places order[0..m) by first fit (cfg NULL = the defaults).  The offsets
+ * are the same for every configuration (first_fit_index.c says why).
+ * Fills offsets[buffer], the highest end in *top and, when stats is not
+ * NULL, the counts above.  Returns 0 or a negative errno. */
 int ab_first_fit_place(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
-		       size_t m, uint32_t spacing, uint64_t *offsets,
-		       uint64_t *top, struct ab_first_fit_stats *stats);
+		       size_t m, const struct ab_first_fit_config *cfg,
+		       uint64_t *offsets, uint64_t *top,
+		       struct ab_first_fit_stats *stats);
+
+/* placement.c's route: ranks the lifetimes once, and places order[0..m)
+ * with the index (returns 0) when ab_first_fit_spacing would choose it;
+ * returns 1, placing nothing, when listing is cheaper.  Or -ENOMEM. */
+int ab_first_fit_route(const struct ab_problem *p,
+		       const struct ab_plan_options *o, const uint32_t *order,
+		       size_t m, uint64_t *offsets, uint64_t *top);
 
 #endif

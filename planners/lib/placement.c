@@ -316,13 +316,12 @@ int ab_place_in_order(const struct ab_problem *p,
 		      uint64_t *top)
 {
 	struct ab_placer pl;
-	uint32_t spacing;
 	int rc;
 
 	/* first fit without listing, when the lifetimes say it pays */
-	if (rule == AB_FIT_FIRST && (spacing = ab_first_fit_spacing(p, order, m)))
-		return ab_first_fit_place(p, o, order, m, spacing, offsets, top,
-					  NULL);
+	if (rule == AB_FIT_FIRST &&
+	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
+		return rc;
 	rc = ab_placer_init(&pl, p, order, m, offsets);
 	if (rc)
 		return rc;
