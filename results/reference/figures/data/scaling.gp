@@ -1,2 +1,2 @@
 scaling_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact gpu_greedy_in_order"
-scaling_slopes = "1.07|0.6137|0 1.40|1.2211|0 1.40|0.4832|0 1.39|1.3960|0 1.24|1.9957|0 1.61|1.1131|1 1.42|1.2700|0 1.55|1.2842|1 1.62|1.3121|1 1.40|1.4280|0 1.51|2.2099|1 2.62|-0.5508|2 1.48|2.3927|1 1.34|0.7675|0"
+scaling_slopes = "1.06|0.6267|0 1.37|1.3932|0 1.39|0.4819|0 1.26|1.7247|0 1.23|1.9966|0 1.61|1.0603|1 1.27|1.7332|0 1.62|0.9960|1 1.61|1.3816|1 1.27|1.8155|0 1.52|2.2059|1 2.65|-0.6301|2 1.42|2.6641|1 1.33|0.7464|0"
