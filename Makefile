@@ -109,7 +109,7 @@ reference: $(BIN)
 FUZZ_SECONDS ?= 600
 fuzz:
 	@sh scripts/deps.sh fuzz
-	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
+	@BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # --- dependencies (Debian packages) ----------------------------------------
 $(BUILD)/.deps-build: scripts/deps.sh

@@ -7,12 +7,13 @@
 # Environment: FUZZ_CC (default clang), FUZZ_JOBS (parallel jobs of one
 # target, default 1), FUZZ_FLAGS (extra libFuzzer flags).
 #
-# Everything goes to build/fuzz/: the binaries, the corpora corpus-<target>/
+# Everything goes to $BUILD/fuzz/ (BUILD defaults to build; `make fuzz`
+# passes its own): the binaries, the corpora corpus-<target>/
 # (seeded from tests/fuzz/seeds, tests/fuzz/regressions, graphs/, the
 # writer's fixture models and ../shared when present; kept between runs)
 # and crash-<target>-* artifacts.  Exits non-zero if any target found a
 # crash; minimise one with
-#   build/fuzz/fuzz_<target> -minimize_crash=1 -runs=10000 CRASH
+#   $BUILD/fuzz/fuzz_<target> -minimize_crash=1 -runs=10000 CRASH
 # and add it under tests/fuzz/regressions/ (see tests/fuzz/README.md).
 set -eu
 
@@ -22,7 +23,7 @@ secs=${1:-60}
 targets=${*:-tflite text}
 cc=${FUZZ_CC:-clang}
 jobs=${FUZZ_JOBS:-1}
-out=build/fuzz
+out=${BUILD:-build}/fuzz
 shared=../shared
 
 case "$secs" in
