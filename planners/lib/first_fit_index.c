@@ -521,6 +521,14 @@ struct ranks {
 	uint64_t pairs;        /* pairs of buffers overlapping in time */
 };
 
+/* The j-th of order[0..m): the ranks and the counts below do not depend
+ * on the order, so with every buffer of the problem in it they read buffer
+ * j itself, in sequence. */
+static uint32_t any_order(const uint32_t *order, size_t m, size_t n, size_t j)
+{
+	return m == n ? (uint32_t)j : order[j];
+}
+
 static void ranks_free(struct ranks *r)
 {
 	free(r->first);
@@ -545,10 +553,8 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 	r->last = malloc((p->n + 1) * sizeof(*r->last));
 	if (!ki || !r->first || !r->last)
 		goto out;
-	/* the ranks do not depend on the order: with every buffer in it,
-	 * read them by index, in sequence */
 	for (size_t j = 0; j < m; j++) {
-		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		uint32_t i = any_order(order, m, p->n, j);
 		const struct ab_buffer *b = &p->buf[i];
 
 		ki[2 * j].key = (uint64_t)((int64_t)b->first - INT32_MIN);
@@ -582,7 +588,7 @@ static int rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 	}
 	r->steps = distinct;
 	for (size_t j = 0; j < m; j++) {
-		uint32_t i = m == p->n ? (uint32_t)j : order[j];
+		uint32_t i = any_order(order, m, p->n, j);
 		int64_t len = r->last[i] - r->first[i];
 
 		r->total_len += (uint64_t)len;
@@ -621,10 +627,9 @@ static uint32_t choose_spacing(const struct ranks *r, const uint32_t *order,
 
 	if (m < MIN_BUFFERS || !f || !l)
 		goto out;
-	/* once, by position (any order counts the same): the passes below
-	 * then read them in sequence */
+	/* once, so that the passes below read them in sequence */
 	for (size_t j = 0; j < m; j++) {
-		uint32_t i = m == r->n ? (uint32_t)j : order[j];
+		uint32_t i = any_order(order, m, r->n, j);
 
 		f[j] = r->first[i];
 		l[j] = r->last[i];
@@ -737,10 +742,10 @@ static int time_local_order(const uint32_t *order, size_t m,
 		const uint32_t *bo = order + j0; /* the batch, by slot */
 
 		for (size_t q = 0; q < nb; q++) {
-			ki[q].key = (uint64_t)(uint32_t)r->first[bo[q]] << 32 | q;
+			ki[q].key = (uint32_t)r->first[bo[q]];
 			ki[q].index = (uint32_t)q;
 		}
-		rc = ab_sort_key_index(ki, nb);
+		rc = ab_sort_key_index(ki, nb); /* stable: ties keep the slot order */
 		/* by time from here: q-th by first use, its slot and lifetime */
 		for (size_t q = 0, lo = 0; !rc && q < nb; q++) {
 			slot[q] = ki[q].index;
@@ -1023,12 +1028,12 @@ struct side {
 	const size_t *ends;      /* its batches' ends (the global batches) */
 	size_t batch;            /* longest batch */
 	uint32_t spacing;
-	const uint8_t *crossing; /* by buffer */
+	const uint8_t *crossing; /* by buffer; NULL: one thread, none */
 	uint64_t *offsets;
 	const struct ranks *r;
 	struct run rn;
 	struct side *other;
-	struct meeting *mt;
+	struct meeting *mt;      /* NULL with one thread */
 	bool leader;
 	uint64_t top;
 	int rc;
@@ -1048,6 +1053,8 @@ static bool wait_until(const atomic_uint *v, unsigned k,
 	return true;
 }
 
+/* The placement loop of one index: the whole order (no crossing buffers,
+ * no meeting), or one side of two threads. */
 static void *side_main(void *arg)
 {
 	struct side *sd = arg;
@@ -1066,7 +1073,7 @@ static void *side_main(void *arg)
 		uint64_t size = sd->p->buf[i].size, x;
 		uint64_t align = ab_effective_align(sd->p, i, sd->o);
 
-		if (!sd->crossing[i]) {
+		if (!sd->crossing || !sd->crossing[i]) {
 			x = first_fit(&rn->ix, rn->sf[j], rn->sl[j], size, align, 0);
 			sd->offsets[i] = x;
 		} else if (!sd->leader) {
@@ -1109,7 +1116,7 @@ static void *side_main(void *arg)
 			sd->top = x + size;
 		rc = place(&rn->ix, rn->sf[j], rn->sl[j], j, x, size);
 	}
-	if (rc)
+	if (rc && mt)
 		atomic_store(&mt->failed, 1);
 	sd->rc = rc;
 	return NULL;
@@ -1279,10 +1286,10 @@ static int place_ranked(const struct ab_problem *p,
 {
 	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing : choose_spacing(r, order, m);
 	size_t batch = cfg && cfg->batch ? cfg->batch : choose_batch(r, m);
-	size_t *ends = NULL;
 	unsigned threads = cfg && cfg->threads ? cfg->threads
 			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;
-	struct run rn = { 0 };
+	struct side one = { 0 };
+	size_t *ends;
 	int rc;
 
 	if (!spacing)
@@ -1298,22 +1305,19 @@ static int place_ranked(const struct ab_problem *p,
 			return rc;
 	}
 	ends = batch_ends(m, batch);
-	rc = ends ? run_init(&rn, r, order, m, spacing, ends, batch, false)
-		  : -ENOMEM;
-	for (size_t j = 0; j < m && !rc; j++) {
-		uint32_t i = rn.sched[j];
-		uint64_t size = p->buf[i].size;
-		uint64_t x = first_fit(&rn.ix, rn.sf[j], rn.sl[j], size,
-				       ab_effective_align(p, i, o), 0);
-
-		offsets[i] = x;
-		if (x + size > *top)
-			*top = x + size;
-		rc = place(&rn.ix, rn.sf[j], rn.sl[j], j, x, size);
-	}
+	if (!ends)
+		return -ENOMEM;
+	one = (struct side){
+		.p = p, .o = o, .order = order, .m = m, .ends = ends,
+		.batch = batch, .spacing = spacing, .offsets = offsets, .r = r,
+		.leader = true,
+	};
+	side_main(&one);
+	rc = one.rc;
+	*top = one.top;
 	if (!rc && stats)
-		run_stats(&rn, stats);
-	run_free(&rn);
+		run_stats(&one.rn, stats);
+	run_free(&one.rn);
 	free(ends);
 	return rc;
 }
