@@ -8,7 +8,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -D_GNU_SOURCE
 CXXFLAGS ?= $(OPT) -g
 CXXFLAGS += -std=c++17 -Wall -Wextra
-CPPFLAGS += -Iharness -Iplanners/lib -I$(BUILD)
+CPPFLAGS += -Iharness -Iplanners -I$(BUILD)
 LDLIBS  += -lm
 BUILD   ?= build
 
@@ -16,8 +16,9 @@ BUILD   ?= build
 # test file needs no edit here.
 PLANNER_SRC  := $(sort $(wildcard planners/*.c))
 PLANLIB_SRC  := $(sort $(wildcard planners/lib/*.c))
-HARNESS_SRC  := $(sort $(filter-out harness/main.c,$(wildcard harness/*.c)))
-TIMING_SRC   := $(sort $(wildcard harness/*.cc))
+HARNESS_SRC  := $(sort $(filter-out harness/cli/%,$(wildcard harness/*/*.c)))
+CLI_SRC      := $(sort $(wildcard harness/cli/*.c))
+TIMING_SRC   := $(sort $(wildcard harness/*/*.cc))
 GEN_SRC      := $(sort $(wildcard graphs/gen/*.c))
 GENLIB_SRC   := $(sort $(wildcard graphs/gen/lib/*.c))
 TEST_SRC     := $(sort $(wildcard tests/test_*.c))
@@ -134,13 +135,13 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def
 $(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/obj/harness/registry.o: $(BUILD)/planners.def
+$(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
 
 $(LIB): $(LIB_OBJ) $(TIMING_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/obj/harness/main.o $(LIB)
+$(BIN): $(call obj,$(CLI_SRC)) $(LIB)
 	$(CXX) $(LDFLAGS) -o $@ $^ -lbenchmark -lpthread $(LDLIBS)
 
 # --- corpus generators -------------------------------------------------------

@@ -17,7 +17,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "arenabench.h"
+#include "core/arenabench.h"
 
 static int plan_best_of(const struct ab_problem *p,
 			const struct ab_plan_options *o, struct ab_plan *out)

@@ -58,7 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "lib/search.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */

@@ -26,7 +26,7 @@
  * long-lived buffer can pin the middle of the arena (Robson's bound:
  * first fit can need O(log(max/min)) times the lower bound).
  */
-#include "placement.h"
+#include "lib/placement.h"
 
 static int plan_first_fit_in_order(const struct ab_problem *p,
 				   const struct ab_plan_options *o,

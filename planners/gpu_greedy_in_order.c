@@ -32,9 +32,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "placement.h"
-#include "search.h"
-#include "sort.h"
+#include "lib/placement.h"
+#include "lib/search.h"
+#include "core/sort.h"
 
 static int plan_gpu_greedy_in_order(const struct ab_problem *p,
 				    const struct ab_plan_options *o,

@@ -26,7 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "placement.h"
+#include "lib/placement.h"
 
 static int plan_greedy_by_size_gpu(const struct ab_problem *p,
 				   const struct ab_plan_options *o,

@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "search.h"
+#include "lib/search.h"
 
 static int cmp_i32(const void *a, const void *b)
 {

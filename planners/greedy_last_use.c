@@ -20,7 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "placement.h"
+#include "lib/placement.h"
 
 struct slot_queue {
 	int32_t *key;    /* entry -> slot last use (non-decreasing) */

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "placement.h"
+#include "lib/placement.h"
 
 static int plan_linear(const struct ab_problem *p,
 		       const struct ab_plan_options *o, struct ab_plan *out)

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "lib/search.h"
 
 #define DEFAULT_WORK 4000000 /* buffers re-placed by a default run */
 #define MAX_DEFAULT_ITERATIONS 300

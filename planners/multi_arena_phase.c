@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "placement.h"
+#include "lib/placement.h"
 
 static int auto_phases(const struct ab_problem *p,
 		       const struct ab_plan_options *o)

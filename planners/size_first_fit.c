@@ -18,7 +18,7 @@
  * buffers placed first can strand holes that small ones cannot fill
  * (Robson-style fragmentation).
  */
-#include "placement.h"
+#include "lib/placement.h"
 
 static int plan_size_first_fit(const struct ab_problem *p,
 			       const struct ab_plan_options *o,

@@ -32,8 +32,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "search.h"
-#include "stdsort.h"
+#include "lib/search.h"
+#include "lib/stdsort.h"
 
 /* SimpleMemoryArena::Allocate's gap rule (see the header comment). */
 static uint64_t tflite_fit(const struct ab_hit *hits, size_t k,

@@ -31,7 +31,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "placement.h"
+#include "lib/placement.h"
 
 static int plan_tflm_greedy(const struct ab_problem *p,
 			    const struct ab_plan_options *o,

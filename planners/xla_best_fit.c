@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "lib/search.h"
 
 static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
 			uint64_t align, uint64_t heap)

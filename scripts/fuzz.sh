@@ -35,16 +35,16 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 
 san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
-cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Iharness -Iplanners/lib -Itests/lib $san"
+cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Iharness -Iplanners -Itests/lib $san"
 mkdir -p "$out/obj"
 
 # The harness as a static library, so that each target pulls in only the
 # modules it needs.  A module that does not compile yet is skipped (a
 # target that needs it then fails to link, naming the symbol).
 objs=""
-for src in harness/*.c planners/lib/*.c tests/lib/tflite_writer.c; do
+for src in harness/*/*.c planners/lib/*.c tests/lib/tflite_writer.c; do
 	# main.c is the CLI; registry.c needs the planner list from make.
-	case "$src" in harness/main.c | harness/registry.c) continue ;; esac
+	case "$src" in harness/cli/*.c | harness/core/registry.c) continue ;; esac
 	[ -f "$src" ] || continue
 	obj="$out/obj/$(echo "${src%.c}" | tr / _).o"
 	if $cc $cflags -c "$src" -o "$obj" 2>"$obj.log"; then

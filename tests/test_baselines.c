@@ -32,8 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arenabench.h"
-#include "search.h"
+#include "core/arenabench.h"
+#include "lib/search.h"
 
 #define SHARED "../shared"
 #define REF SHARED "/reference/baselines.csv"

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arenabench.h"
-#include "input.h"
+#include "core/arenabench.h"
+#include "import/input.h"
 
 /* ---------------------------------------------------------------- helpers */
 

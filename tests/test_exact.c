@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arenabench.h"
-#include "search.h"
+#include "core/arenabench.h"
+#include "lib/search.h"
 
 #define MINIMALLOC_DIR "../shared/problems/minimalloc"
 

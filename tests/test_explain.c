@@ -1,6 +1,6 @@
 /*
  * Tests of `arenabench explain`, the offline plan and `arenabench suite`
- * (harness/explain.c, harness/offline.c, harness/suite.c).
+ * (harness/report/explain.c, harness/report/offline.c, harness/report/suite.c).
  *
  *  - a hand-written graph pins the lower-bound step, its operator and the
  *    tensors live there, under the TFLite and default lifetime rules;
@@ -28,8 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "explain.h"
-#include "suite.h"
+#include "report/explain.h"
+#include "report/suite.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 
@@ -979,7 +979,7 @@ static const char *repo_root(void)
 	char p[256];
 
 	for (size_t i = 0; i < 3; i++) {
-		snprintf(p, sizeof(p), "%s/harness/explain.h", tries[i]);
+		snprintf(p, sizeof(p), "%s/harness/core/arenabench.h", tries[i]);
 		if (!stat(p, &st))
 			return tries[i];
 	}

@@ -1,5 +1,5 @@
 /*
- * Tests of `arenabench export` (harness/export.c, docs/export.md).
+ * Tests of `arenabench export` (harness/report/export.c, docs/export.md).
  *
  *  - byte fixture: a tiny .tflite written byte by byte below (the input)
  *    and the header the exporter must put in front of it, also written by
@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "offline.h"
+#include "report/export.h"
+#include "report/offline.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 

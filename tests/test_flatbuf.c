@@ -1,5 +1,5 @@
 /*
- * Tests of the bounds-checked FlatBuffers reader (harness/flatbuf.h).
+ * Tests of the bounds-checked FlatBuffers reader (harness/import/flatbuf.h).
  *
  * One 104-byte buffer written byte by byte below, with the arithmetic of
  * every offset in a comment: a root table with a u8, a u32, a u64, an int32
@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "flatbuf.h"
+#include "import/flatbuf.h"
 
 #define U16(v) (uint8_t)((v) & 0xff), (uint8_t)(((v) >> 8) & 0xff)
 #define U32(v) (uint8_t)((uint32_t)(v)), (uint8_t)((uint32_t)(v) >> 8), \

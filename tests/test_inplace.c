@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "testutil.h"
 
 #define KiB 1024u

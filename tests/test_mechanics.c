@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arenabench.h"
-#include "first_fit_index.h"
+#include "core/arenabench.h"
+#include "lib/first_fit_index.h"
 #include "oracle.h"
-#include "placement.h"
+#include "lib/placement.h"
 
 #define PROBLEMS 300
 

@@ -1,5 +1,5 @@
 /*
- * Operator reordering (harness/reorder.c, docs/reorder.md): hand-computed
+ * Operator reordering (harness/transform/reorder.c, docs/reorder.md): hand-computed
  * lower bounds on small branchy graphs, the soundness of every reordered
  * corpus graph (dependences, side effects, vars, phases) checked here
  * independently of the module, the execution check's output digest under
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "reorder.h"
+#include "transform/reorder.h"
 #include "testutil.h"
 
 static const struct ab_problem_options default_rule = {
@@ -198,7 +198,7 @@ Test(reorder, overlap_by_hand_greedy_reaches_10240)
 }
 
 /*
- * The rules of harness/lifetime.c and the rounding change what an order
+ * The rules of harness/core/lifetime.c and the rounding change what an order
  * costs, and the search uses them.  On the overlap graph:
  * - tflite: X (1024) stays live to the end.  File order: 9216, 17408,
  *   X+a1+b1+a2 = 18432, X+b1+a2+b2 = 11264, 5120 -> 18432.  A1 A2 B1 B2 C:

@@ -1,5 +1,5 @@
 /*
- * Tests of the TFLite importer (harness/tflite.c).
+ * Tests of the TFLite importer (harness/import/tflite.c).
  *
  *  - fixtures: models built byte by byte by tests/lib/tflite_writer.c, with
  *    every expected count, kind, shape and byte size computed by hand;
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "tflite.h"
+#include "import/tflite.h"
 #include "tflite_writer.h"
 
 #define FIX_PATH "fixtures/model.tflite"
@@ -921,7 +921,7 @@ static const char *repo_root(void)
 	char p[256];
 
 	for (size_t i = 0; i < 3; i++) {
-		snprintf(p, sizeof(p), "%s/harness/tflite.h", tries[i]);
+		snprintf(p, sizeof(p), "%s/harness/core/arenabench.h", tries[i]);
 		if (!stat(p, &st))
 			return tries[i];
 	}

@@ -1,5 +1,5 @@
 /*
- * Memory tiers (harness/tiers.h): hand-computed tier choices, peaks,
+ * Memory tiers (harness/bench/tiers.h): hand-computed tier choices, peaks,
  * offsets and spills under size_first_fit; capacity edges; the bytes-
  * needed failure; spec parsing; the tiered-plan check; accesses from a
  * graph; and every zoo graph with sram:256KiB + dram through both checks.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "tiers.h"
+#include "bench/tiers.h"
 
 /* ------------------------------------------------------------ the fixture */
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "first_fit_index.h"
-#include "sort.h"
+#include "lib/first_fit_index.h"
+#include "core/sort.h"
 
 #define CHUNK 64         /* pieces per chunk of a function */
 #define UNCOVERED INT32_MIN

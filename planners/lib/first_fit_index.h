@@ -50,7 +50,7 @@
 #ifndef AB_FIRST_FIT_INDEX_H
 #define AB_FIRST_FIT_INDEX_H
 
-#include "arenabench.h"
+#include "core/arenabench.h"
 
 struct ab_first_fit_stats {
 	uint32_t spacing;   /* checkpoint spacing w used */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "first_fit_index.h"
-#include "placement.h"
+#include "lib/first_fit_index.h"
+#include "lib/placement.h"
 
 /* ------------------------------------------------------------------ orders */
 

@@ -20,8 +20,8 @@
 #ifndef AB_PLACEMENT_H
 #define AB_PLACEMENT_H
 
-#include "arenabench.h"
-#include "sort.h"
+#include "core/arenabench.h"
+#include "core/sort.h"
 
 /* ------------------------------------------------------------------ orders */
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "search.h"
+#include "lib/search.h"
 
 uint64_t ab_fit_first_fn(const struct ab_hit *hits, size_t k, uint64_t size,
 			 uint64_t align, uint64_t top)

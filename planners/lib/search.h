@@ -10,7 +10,7 @@
 #ifndef AB_SEARCH_H
 #define AB_SEARCH_H
 
-#include "placement.h"
+#include "lib/placement.h"
 
 /* A gap rule: hits are the placed, time-overlapping buffers sorted by
  * offset; top is the highest end over all placed buffers so far (the

@@ -3,7 +3,7 @@
  * 2*floor(log2 n), median of (first+1, middle, last-1) moved to first,
  * Hoare-style unguarded partition, heap select/sort on depth exhaustion,
  * final insertion sort (guarded on the first 16, unguarded after). */
-#include "stdsort.h"
+#include "lib/stdsort.h"
 
 #define THRESHOLD 16
 

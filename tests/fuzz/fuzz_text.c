@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arenabench.h"
-#include "reorder.h"
+#include "core/arenabench.h"
+#include "transform/reorder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

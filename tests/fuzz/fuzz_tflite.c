@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "tflite.h"
+#include "report/export.h"
+#include "import/tflite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

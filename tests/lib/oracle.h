@@ -7,7 +7,7 @@
 #ifndef AB_ORACLE_H
 #define AB_ORACLE_H
 
-#include "arenabench.h"
+#include "core/arenabench.h"
 
 /* Places order[0..m) one by one.  First fit: the lowest multiple x of the
  * buffer's effective alignment such that no placed buffer live at the same

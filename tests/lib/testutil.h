@@ -2,8 +2,8 @@
 #ifndef AB_TESTUTIL_H
 #define AB_TESTUTIL_H
 
-#include "arenabench.h"
-#include "input.h"
+#include "core/arenabench.h"
+#include "import/input.h"
 
 /* Repository root relative paths: tests run from the repository root. */
 #define AB_SHARED_DIR "../shared"

@@ -1,0 +1,799 @@
+/* Memory tiers: see tiers.h for the algorithm, its cost and weak spots. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/tiers.h"
+
+/* ------------------------------------------------------------ tier specs */
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static const struct {
+	const char *name;
+	uint64_t factor;
+} units[] = {
+	{ "", 1 }, { "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 },
+	{ "GiB", 1ull << 30 },
+};
+
+static const char *const ambiguous_units[] = {
+	"K", "M", "G", "k", "KB", "MB", "GB", "kB", "Kb", "Mb", "Gb", "kb",
+	"mb", "gb",
+};
+
+static int parse_capacity(const char *spec, const char *s, uint64_t *cap,
+			  struct ab_error *err)
+{
+	const char *unit;
+	uint64_t v = 0;
+
+	if (!*s)
+		return ab_fail(err, -EINVAL,
+			       "tier '%s': expected a capacity after ':' (e.g. 256KiB), or no ':' for an unbounded tier",
+			       spec);
+	if (*s < '0' || *s > '9')
+		return ab_fail(err, -EINVAL,
+			       "tier '%s': capacity '%s' must start with a digit (a whole number of bytes with B, KiB, MiB or GiB)",
+			       spec, s);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return ab_fail(err, -ERANGE,
+				       "tier '%s': capacity does not fit in 64 bits", spec);
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	unit = s;
+	if (*unit == '.' || *unit == ',')
+		return ab_fail(err, -EINVAL,
+			       "tier '%s': capacity must be a whole number (write the bytes instead of a fraction)",
+			       spec);
+	for (size_t i = 0; i < sizeof(ambiguous_units) / sizeof(ambiguous_units[0]); i++)
+		if (strcmp(unit, ambiguous_units[i]) == 0)
+			return ab_fail(err, -EINVAL,
+				       "tier '%s': unit '%s' is ambiguous (1000 or 1024?): write KiB, MiB, GiB (1024-based) or plain bytes",
+				       spec, unit);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(unit, units[i].name) != 0)
+			continue;
+		if (v > UINT64_MAX / units[i].factor)
+			return ab_fail(err, -ERANGE,
+				       "tier '%s': capacity does not fit in 64 bits", spec);
+		if (v == 0)
+			return ab_fail(err, -EINVAL,
+				       "tier '%s': capacity must be at least 1 byte (leave out ':...' for an unbounded tier)",
+				       spec);
+		*cap = v * units[i].factor;
+		return 0;
+	}
+	return ab_fail(err, -EINVAL,
+		       "tier '%s': unknown unit '%s' (expected B, KiB, MiB, GiB or none for bytes)",
+		       spec, unit);
+}
+
+int ab_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+
+	memset(out, 0, sizeof(*out));
+	if (len == 0)
+		return ab_fail(err, -EINVAL,
+			       "tier '%s': expected a name before the capacity (lower-case letters, digits, '_'), e.g. sram:256KiB",
+			       spec);
+	if (len > AB_TIER_NAME_MAX)
+		return ab_fail(err, -EINVAL,
+			       "tier '%s': name is longer than %d characters",
+			       spec, AB_TIER_NAME_MAX);
+	for (size_t i = 0; i < len; i++)
+		if (!name_char(spec[i]))
+			return ab_fail(err, -EINVAL,
+				       "tier '%s': name may contain only lower-case letters, digits and '_' (found '%c')",
+				       spec, spec[i]);
+	memcpy(out->name, spec, len);
+	out->name[len] = '\0';
+	if (colon)
+		return parse_capacity(spec, colon + 1, &out->capacity, err);
+	return 0;
+}
+
+int ab_tiers_check_list(const struct ab_tier *tiers, int n_tiers,
+			struct ab_error *err)
+{
+	if (n_tiers < 1 || n_tiers > AB_MAX_ARENAS)
+		return ab_fail(err, -EINVAL, "expected 1 to %d tiers, got %d",
+			       AB_MAX_ARENAS, n_tiers);
+	for (int t = 0; t < n_tiers; t++) {
+		size_t len = strnlen(tiers[t].name, sizeof(tiers[t].name));
+
+		if (len == 0 || len > AB_TIER_NAME_MAX)
+			return ab_fail(err, -EINVAL, "tier %d: expected a name of 1 to %d characters",
+				       t, AB_TIER_NAME_MAX);
+		for (size_t i = 0; i < len; i++)
+			if (!name_char(tiers[t].name[i]))
+				return ab_fail(err, -EINVAL,
+					       "tier '%s': name may contain only lower-case letters, digits and '_'",
+					       tiers[t].name);
+		for (int u = 0; u < t; u++)
+			if (strcmp(tiers[u].name, tiers[t].name) == 0)
+				return ab_fail(err, -EINVAL, "tier '%s' is given twice",
+					       tiers[t].name);
+		if (!tiers[t].capacity && t + 1 < n_tiers)
+			return ab_fail(err, -EINVAL,
+				       "tier '%s' has no capacity, so it must be the last tier (found tier '%s' after it)",
+				       tiers[t].name, tiers[t + 1].name);
+	}
+	return 0;
+}
+
+int ab_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
+		struct ab_error *err)
+{
+	struct ab_tier t;
+	int rc;
+
+	if (*n_tiers >= AB_MAX_ARENAS)
+		return ab_fail(err, -EINVAL, "tier '%s': at most %d tiers",
+			       spec, AB_MAX_ARENAS);
+	rc = ab_tier_parse(spec, &t, err);
+	if (rc)
+		return rc;
+	tiers[*n_tiers] = t;
+	rc = ab_tiers_check_list(tiers, *n_tiers + 1, err);
+	if (rc)
+		return rc;
+	(*n_tiers)++;
+	return 0;
+}
+
+static const char *const benefit_names[] = {
+	[AB_TIER_BY_BYTES] = "bytes",
+	[AB_TIER_BY_ACCESSES] = "accesses",
+};
+
+const char *ab_tier_benefit_name(enum ab_tier_benefit b)
+{
+	return (unsigned)b < 2 ? benefit_names[b] : "?";
+}
+
+int ab_tier_benefit_from_name(const char *s)
+{
+	for (int b = 0; b < 2; b++)
+		if (strcmp(s, benefit_names[b]) == 0)
+			return b;
+	return -1;
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+static void add_sat(uint32_t *x, uint32_t d)
+{
+	*x = *x > UINT32_MAX - d ? UINT32_MAX : *x + d;
+}
+
+int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
+		       uint32_t **out, struct ab_error *err)
+{
+	uint32_t *per_tensor, *acc;
+	bool *written;
+
+	*out = NULL;
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->tensor || p->tensor[i] < 0 ||
+		    (size_t)p->tensor[i] >= g->n_tensors)
+			return ab_fail(err, -EINVAL,
+				       "problem '%s': buffer %zu has no tensor of graph '%s'; accesses need a graph-derived problem",
+				       p->name ? p->name : "?", i, g->name ? g->name : "?");
+	per_tensor = calloc(g->n_tensors + 1, sizeof(*per_tensor));
+	written = calloc(g->n_tensors + 1, sizeof(*written));
+	acc = malloc((p->n + 1) * sizeof(*acc));
+	if (!per_tensor || !written || !acc) {
+		free(per_tensor);
+		free(written);
+		free(acc);
+		return ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
+	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		for (int j = 0; j < op->n_inputs; j++)
+			if (op->inputs[j] >= 0)
+				add_sat(&per_tensor[op->inputs[j]], 1);
+		for (int j = 0; j < op->n_outputs; j++) {
+			add_sat(&per_tensor[op->outputs[j]], 1);
+			written[op->outputs[j]] = true;
+		}
+		for (int j = 0; j < op->n_scratch; j++) {
+			add_sat(&per_tensor[op->scratch[j]], 2);
+			written[op->scratch[j]] = true;
+		}
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		int32_t t = p->tensor[i];
+
+		acc[i] = per_tensor[t];
+		if (!written[t])
+			add_sat(&acc[i], 1); /* the caller writes it */
+	}
+	free(per_tensor);
+	free(written);
+	*out = acc;
+	return 0;
+}
+
+/* ---------------------------------------------------------- the ranking */
+
+struct rank_entry {
+	uint32_t index;
+	uint32_t weight; /* benefit per byte: 1 or accesses */
+	uint64_t size;
+	uint64_t steps;  /* last - first + 1 */
+	int32_t first;
+};
+
+/* Higher benefit / (size x steps) = weight / steps first; ties: larger,
+ * earlier, lower index.  weight and steps are < 2^32: exact products. */
+static int rank_cmp(const void *va, const void *vb)
+{
+	const struct rank_entry *a = va, *b = vb;
+	uint64_t da, db;
+
+	if ((a->size == 0) != (b->size == 0))
+		return a->size == 0 ? -1 : 1;
+	da = (uint64_t)a->weight * b->steps;
+	db = (uint64_t)b->weight * a->steps;
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int rank_buffers(const struct ab_problem *p, const uint32_t *accesses,
+			enum ab_tier_benefit benefit, uint32_t *ranked)
+{
+	struct rank_entry *e = malloc((p->n + 1) * sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t w = 1;
+
+		if (benefit == AB_TIER_BY_ACCESSES && accesses)
+			w = accesses[i] ? accesses[i] : 1;
+		e[i] = (struct rank_entry){
+			.index = (uint32_t)i,
+			.weight = w,
+			.size = p->buf[i].size,
+			.steps = (uint64_t)((int64_t)p->buf[i].last - p->buf[i].first + 1),
+			.first = p->buf[i].first,
+		};
+	}
+	qsort(e, p->n, sizeof(*e), rank_cmp);
+	for (size_t i = 0; i < p->n; i++)
+		ranked[i] = e[i].index;
+	free(e);
+	return 0;
+}
+
+/* ------------------------------------- live bytes of the chosen set */
+
+/* Range add, range max over the compressed times [0, k). */
+struct live_tree {
+	size_t k;
+	uint64_t *max; /* max over the node's range, its own adds included */
+	uint64_t *add; /* added to the node's whole range */
+};
+
+static void lt_add(struct live_tree *t, size_t node, size_t l, size_t r,
+		   size_t ql, size_t qr, uint64_t v)
+{
+	size_t mid;
+	uint64_t a, b;
+
+	if (qr <= l || r <= ql)
+		return;
+	if (ql <= l && r <= qr) {
+		t->max[node] += v;
+		t->add[node] += v;
+		return;
+	}
+	mid = l + (r - l) / 2;
+	lt_add(t, 2 * node, l, mid, ql, qr, v);
+	lt_add(t, 2 * node + 1, mid, r, ql, qr, v);
+	a = t->max[2 * node];
+	b = t->max[2 * node + 1];
+	t->max[node] = (a > b ? a : b) + t->add[node];
+}
+
+static uint64_t lt_max(const struct live_tree *t, size_t node, size_t l,
+		       size_t r, size_t ql, size_t qr)
+{
+	size_t mid;
+	uint64_t a, b;
+
+	if (qr <= l || r <= ql)
+		return 0;
+	if (ql <= l && r <= qr)
+		return t->max[node];
+	mid = l + (r - l) / 2;
+	a = lt_max(t, 2 * node, l, mid, ql, qr);
+	b = lt_max(t, 2 * node + 1, mid, r, ql, qr);
+	return (a > b ? a : b) + t->add[node];
+}
+
+/* ------------------------------------------------------------- the search */
+
+struct tier_search {
+	const struct ab_problem *p;
+	const struct ab_planner *pl;
+	const struct ab_plan_options *o;
+	struct ab_problem sub;   /* the buffers of one planner run */
+	struct ab_plan sub_plan;
+	uint32_t *map;           /* sub index -> buffer */
+	bool *in_run;            /* buffer is in the next run */
+	int *tier;               /* buffer -> tier, -1 while unplaced */
+	uint64_t *tier_offset;   /* buffer -> offset inside its tier */
+	int64_t *times;          /* distinct firsts and lasts + 1, ascending */
+	size_t n_times;
+	struct live_tree live;
+	uint64_t runs;
+	uint64_t iterations;
+	bool stopped_by_budget, stopped_by_time;
+};
+
+static size_t time_pos(const struct tier_search *s, int64_t t)
+{
+	size_t lo = 0, hi = s->n_times;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->times[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void live_range(const struct tier_search *s, size_t i, size_t *l,
+		       size_t *r)
+{
+	*l = time_pos(s, s->p->buf[i].first);
+	*r = time_pos(s, (int64_t)s->p->buf[i].last + 1);
+}
+
+static void live_reset(struct tier_search *s)
+{
+	memset(s->live.max, 0, 4 * (s->live.k + 1) * sizeof(*s->live.max));
+	memset(s->live.add, 0, 4 * (s->live.k + 1) * sizeof(*s->live.add));
+}
+
+static void live_insert(struct tier_search *s, size_t i)
+{
+	size_t l, r;
+
+	live_range(s, i, &l, &r);
+	lt_add(&s->live, 1, 0, s->live.k, l, r, s->p->buf[i].size);
+}
+
+/* The most raw bytes live at one step if buffer i joined the chosen set. */
+static uint64_t live_peak_with(const struct tier_search *s, size_t i)
+{
+	uint64_t size = s->p->buf[i].size, most;
+	size_t l, r;
+
+	live_range(s, i, &l, &r);
+	most = lt_max(&s->live, 1, 0, s->live.k, l, r);
+	return most > UINT64_MAX - size ? UINT64_MAX : most + size;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int search_init(struct tier_search *s, const struct ab_problem *p,
+		       const struct ab_planner *pl,
+		       const struct ab_plan_options *o)
+{
+	size_t n = p->n, m = n ? n : 1, k = 0;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->pl = pl;
+	s->o = o;
+	s->sub.buf = malloc(m * sizeof(*s->sub.buf));
+	s->sub.id = malloc(m * sizeof(*s->sub.id));
+	s->sub.tensor = malloc(m * sizeof(*s->sub.tensor));
+	s->sub.label = p->label ? malloc(m * sizeof(*s->sub.label)) : NULL;
+	s->map = malloc(m * sizeof(*s->map));
+	s->in_run = calloc(m, sizeof(*s->in_run));
+	s->tier = malloc(m * sizeof(*s->tier));
+	s->tier_offset = calloc(m, sizeof(*s->tier_offset));
+	s->times = malloc(2 * m * sizeof(*s->times));
+	if (!s->sub.buf || !s->sub.id || !s->sub.tensor ||
+	    (p->label && !s->sub.label) || !s->map || !s->in_run || !s->tier ||
+	    !s->tier_offset || !s->times)
+		return -ENOMEM;
+	rc = ab_plan_alloc(&s->sub_plan, n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		s->tier[i] = -1;
+		s->times[k++] = p->buf[i].first;
+		s->times[k++] = (int64_t)p->buf[i].last + 1;
+	}
+	qsort(s->times, k, sizeof(*s->times), cmp_i64);
+	for (size_t j = 0; j < k; j++)
+		if (!s->n_times || s->times[s->n_times - 1] != s->times[j])
+			s->times[s->n_times++] = s->times[j];
+	s->live.k = s->n_times ? s->n_times : 1;
+	s->live.max = calloc(4 * (s->live.k + 1), sizeof(*s->live.max));
+	s->live.add = calloc(4 * (s->live.k + 1), sizeof(*s->live.add));
+	if (!s->live.max || !s->live.add)
+		return -ENOMEM;
+	/* The sub-problem keeps the problem's identity and schedule. */
+	s->sub.name = p->name;
+	s->sub.steps = p->steps;
+	s->sub.n_phase_starts = p->n_phase_starts;
+	s->sub.phase_starts = p->phase_starts;
+	s->sub.weights_bytes = p->weights_bytes;
+	s->sub.capacity = p->capacity;
+	return 0;
+}
+
+static void search_free(struct tier_search *s)
+{
+	free(s->sub.buf);
+	free(s->sub.id);
+	free(s->sub.tensor);
+	free(s->sub.label);
+	free(s->map);
+	free(s->in_run);
+	free(s->tier);
+	free(s->tier_offset);
+	free(s->times);
+	free(s->live.max);
+	free(s->live.add);
+	ab_plan_free(&s->sub_plan);
+}
+
+/* Plans the buffers marked in_run (in index order); peak in *peak. */
+static int run_planner(struct tier_search *s, uint64_t *peak)
+{
+	const struct ab_problem *p = s->p;
+	size_t m = 0;
+	int rc;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if (!s->in_run[i])
+			continue;
+		s->map[m] = (uint32_t)i;
+		s->sub.buf[m] = p->buf[i];
+		s->sub.id[m] = p->id[i];
+		s->sub.tensor[m] = p->tensor ? p->tensor[i] : -1;
+		if (s->sub.label)
+			s->sub.label[m] = p->label[i];
+		m++;
+	}
+	s->sub.n = m;
+	s->sub_plan.n = m;
+	ab_plan_reset(&s->sub_plan);
+	s->runs++;
+	rc = s->pl->plan(&s->sub, s->o, &s->sub_plan);
+	if (rc)
+		return rc;
+	s->iterations += s->sub_plan.iterations;
+	s->stopped_by_budget |= s->sub_plan.stopped_by == AB_STOPPED_BUDGET;
+	s->stopped_by_time |= s->sub_plan.stopped_by == AB_STOPPED_TIME;
+	*peak = s->sub_plan.peak;
+	return 0;
+}
+
+/* Keeps the last run's offsets as the tier's. */
+static void keep_run(struct tier_search *s)
+{
+	for (size_t j = 0; j < s->sub.n; j++)
+		s->tier_offset[s->map[j]] = s->sub_plan.offset[j];
+}
+
+/* Marks exactly cand[0..len) (and nothing else of cand[0..m)) for a run. */
+static void mark_prefix(struct tier_search *s, const uint32_t *cand,
+			size_t m, size_t len)
+{
+	for (size_t j = 0; j < m; j++)
+		s->in_run[cand[j]] = j < len;
+}
+
+/*
+ * Fills a bounded tier from the candidates cand[0..m) (unplaced, in rank
+ * order, each no larger than cap).  Chosen buffers get in_run set and
+ * tier_offset filled; *peak is their planned peak.
+ */
+static int fill_tier(struct tier_search *s, const uint32_t *cand, size_t m,
+		     uint64_t cap, uint64_t max_runs, uint64_t *peak,
+		     bool *budget_hit)
+{
+	uint64_t start = s->runs, got;
+	size_t hi = 0, lo = 0, fail_at = SIZE_MAX;
+	int rc;
+
+	*peak = 0;
+	live_reset(s);
+	while (hi < m && live_peak_with(s, cand[hi]) <= cap)
+		live_insert(s, cand[hi++]);
+	/* Step 2b: the lower-bound prefix, else binary search below it. */
+	if (hi > 0) { /* max_runs >= 1 */
+		mark_prefix(s, cand, m, hi);
+		rc = run_planner(s, &got);
+		if (rc)
+			return rc;
+		if (got <= cap) {
+			lo = hi;
+			*peak = got;
+			keep_run(s);
+		} else {
+			size_t bad = hi;
+
+			while (bad - lo > 1 && s->runs - start < max_runs) {
+				size_t mid = lo + (bad - lo) / 2;
+
+				mark_prefix(s, cand, m, mid);
+				rc = run_planner(s, &got);
+				if (rc)
+					return rc;
+				if (got <= cap) {
+					lo = mid;
+					*peak = got;
+					keep_run(s);
+				} else {
+					bad = mid;
+				}
+			}
+			if (bad == lo + 1)
+				fail_at = lo; /* chosen + cand[lo] is known not to fit */
+			else
+				*budget_hit = true;
+		}
+	}
+	mark_prefix(s, cand, m, lo);
+	live_reset(s);
+	for (size_t j = 0; j < lo; j++)
+		live_insert(s, cand[j]);
+	/* Step 2c: the greedy pass over the rest. */
+	for (size_t j = lo; j < m; j++) {
+		size_t i = cand[j];
+
+		if (j == fail_at || live_peak_with(s, i) > cap)
+			continue;
+		if (s->runs - start >= max_runs) {
+			*budget_hit = true;
+			break;
+		}
+		s->in_run[i] = true;
+		rc = run_planner(s, &got);
+		if (rc)
+			return rc;
+		if (got <= cap) {
+			*peak = got;
+			keep_run(s);
+			live_insert(s, i);
+		} else {
+			s->in_run[i] = false;
+		}
+	}
+	return 0;
+}
+
+static int layout(struct tier_search *s, const struct ab_tier *tiers,
+		  int n_tiers, const uint64_t *tier_peak, struct ab_plan *out)
+{
+	const struct ab_problem *p = s->p;
+	uint64_t max_align = 1, base = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t a = ab_effective_align(p, i, s->o);
+
+		if (a > max_align)
+			max_align = a;
+	}
+	for (int t = 0; t < n_tiers; t++) {
+		if (t > 0) {
+			base = ab_align_up(out->arena_base[t - 1] +
+						   out->arena_size[t - 1],
+					   max_align);
+			if (base < out->arena_base[t - 1])
+				return -EOVERFLOW;
+		}
+		out->arena_base[t] = base;
+		out->arena_size[t] = tier_peak[t];
+		if (base + tier_peak[t] < base)
+			return -EOVERFLOW;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		out->arena[i] = (uint16_t)s->tier[i];
+		out->offset[i] = out->arena_base[s->tier[i]] + s->tier_offset[i];
+	}
+	out->n_arenas = n_tiers;
+	out->peak = out->arena_base[n_tiers - 1] + out->arena_size[n_tiers - 1];
+	return 0;
+}
+
+static int need_message(struct tier_search *s, const struct ab_tier *tier,
+			uint64_t need, struct ab_error *err)
+{
+	uint64_t lb = ab_lower_bound(&s->sub, NULL);
+
+	return ab_fail(err, -ENOSPC,
+		       "tier '%s': needs %" PRIu64 " bytes (the peak of the %zu remaining buffers, %" PRIu64
+		       " bytes in all, under %s; no plan needs fewer than %" PRIu64 "), capacity %" PRIu64 " bytes",
+		       tier->name, need, s->sub.n, ab_sum_bytes(&s->sub),
+		       s->pl->name, lb, tier->capacity);
+}
+
+int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
+		  const struct ab_planner *pl, const struct ab_plan_options *o,
+		  const struct ab_tier *tiers, int n_tiers,
+		  const struct ab_tier_options *to, struct ab_plan *out,
+		  struct ab_tier_report *rep, struct ab_error *err)
+{
+	struct ab_tier_options defaults = { .benefit = AB_TIER_BY_BYTES };
+	struct ab_tier_report dummy;
+	uint64_t tier_peak[AB_MAX_ARENAS] = { 0 };
+	uint64_t max_runs;
+	struct tier_search s;
+	uint32_t *ranked = NULL, *cand = NULL;
+	size_t n = p->n;
+	int rc;
+
+	if (!to)
+		to = &defaults;
+	if (!rep)
+		rep = &dummy;
+	memset(rep, 0, sizeof(*rep));
+	rc = ab_tiers_check_list(tiers, n_tiers, err);
+	if (rc)
+		return rc;
+	if (out->n != n)
+		return ab_fail(err, -EINVAL,
+			       "problem '%s': the plan has room for %zu buffers, expected %zu",
+			       p->name ? p->name : "?", out->n, n);
+	if (n > UINT32_MAX)
+		return ab_fail(err, -EOVERFLOW, "problem '%s': too many buffers for tiers",
+			       p->name ? p->name : "?");
+	max_runs = to->max_runs_per_tier ? to->max_runs_per_tier
+					 : AB_TIER_DEFAULT_RUNS;
+	ab_plan_reset(out);
+	rc = search_init(&s, p, pl, o);
+	ranked = malloc((n + 1) * sizeof(*ranked));
+	cand = malloc((n + 1) * sizeof(*cand));
+	if (rc || !ranked || !cand) {
+		rc = ab_fail(err, rc ? rc : -ENOMEM, "problem '%s': out of memory",
+			     p->name ? p->name : "?");
+		goto out;
+	}
+	rc = rank_buffers(p, accesses, to->benefit, ranked);
+	if (rc) {
+		rc = ab_fail(err, rc, "problem '%s': out of memory",
+			     p->name ? p->name : "?");
+		goto out;
+	}
+	for (int t = 0; t < n_tiers; t++) {
+		bool last = t == n_tiers - 1;
+		size_t m = 0;
+
+		for (size_t j = 0; j < n; j++) {
+			uint32_t i = ranked[j];
+
+			s.in_run[i] = false;
+			if (s.tier[i] < 0 &&
+			    (last || p->buf[i].size <= tiers[t].capacity))
+				cand[m++] = i;
+		}
+		if (last) {
+			for (size_t j = 0; j < m; j++)
+				s.in_run[cand[j]] = true;
+			if (m) {
+				rc = run_planner(&s, &tier_peak[t]);
+				if (rc) {
+					rc = ab_fail(err, rc, "tier '%s': planner %s failed on %zu buffers",
+						     tiers[t].name, pl->name, m);
+					goto out;
+				}
+				if (tiers[t].capacity &&
+				    tier_peak[t] > tiers[t].capacity) {
+					rc = need_message(&s, &tiers[t],
+							  tier_peak[t], err);
+					goto out;
+				}
+				keep_run(&s);
+			}
+		} else {
+			rc = fill_tier(&s, cand, m, tiers[t].capacity, max_runs,
+				       &tier_peak[t], &rep->budget_exhausted);
+			if (rc) {
+				rc = ab_fail(err, rc, "tier '%s': planner %s failed",
+					     tiers[t].name, pl->name);
+				goto out;
+			}
+		}
+		for (size_t j = 0; j < m; j++)
+			if (s.in_run[cand[j]])
+				s.tier[cand[j]] = t;
+	}
+	rc = layout(&s, tiers, n_tiers, tier_peak, out);
+	if (rc) {
+		rc = ab_fail(err, rc, "problem '%s': the tiers' flat layout overflows 64 bits",
+			     p->name ? p->name : "?");
+		goto out;
+	}
+	/* One run over every buffer: the planner's own plan, outcome included. */
+	if (s.runs == 1 && n_tiers == 1) {
+		out->optimal = s.sub_plan.optimal;
+		out->best_bound = s.sub_plan.best_bound;
+	}
+	out->iterations = s.iterations;
+	out->stopped_by = s.stopped_by_budget ? AB_STOPPED_BUDGET
+			  : s.stopped_by_time ? AB_STOPPED_TIME
+					      : AB_STOPPED_NONE;
+	rep->n_tiers = n_tiers;
+	rep->planner_runs = s.runs;
+	for (int t = 0; t < n_tiers; t++) {
+		rep->peak[t] = out->arena_size[t];
+		rep->capacity[t] = tiers[t].capacity;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int t = s.tier[i];
+		uint64_t a = accesses && accesses[i] ? accesses[i] : 1;
+		uint64_t sz = p->buf[i].size;
+
+		rep->buffers[t]++;
+		rep->bytes[t] += sz;
+		rep->access_bytes[t] += sz > UINT64_MAX / a ? UINT64_MAX : sz * a;
+		if (t > 0) {
+			rep->spilled_bytes += sz;
+			rep->spilled_buffers++;
+		}
+	}
+	rc = 0;
+out:
+	free(ranked);
+	free(cand);
+	search_free(&s);
+	return rc;
+}
+
+int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
+		   int n_tiers, struct ab_error *err)
+{
+	if (plan->n_arenas != n_tiers)
+		return ab_fail(err, -EINVAL,
+			       "tiered plan has %d arenas, expected one per tier (%d)",
+			       plan->n_arenas, n_tiers);
+	for (int t = 0; t < n_tiers; t++) {
+		if (tiers[t].capacity && plan->arena_size[t] > tiers[t].capacity)
+			return ab_fail(err, -ENOSPC,
+				       "tier '%s': peak %" PRIu64 " bytes exceeds its capacity %" PRIu64 " bytes",
+				       tiers[t].name, plan->arena_size[t],
+				       tiers[t].capacity);
+		if (t > 0 && plan->arena_base[t] <
+				     plan->arena_base[t - 1] + plan->arena_size[t - 1])
+			return ab_fail(err, -EINVAL,
+				       "tier '%s' starts at %" PRIu64 ", inside tier '%s' (which ends at %" PRIu64
+				       "): tiers are separate memories",
+				       tiers[t].name, plan->arena_base[t],
+				       tiers[t - 1].name,
+				       plan->arena_base[t - 1] + plan->arena_size[t - 1]);
+	}
+	return 0;
+}

@@ -1,0 +1,463 @@
+/*
+ * The execution check (contract in arenabench.h): run the schedule on a
+ * real arena with pseudo-random tensor contents and catch every stomp.
+ * It trusts neither the planner nor the problem's intervals: with a graph,
+ * what must survive is read from the operators themselves.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arenabench.h"
+#include "core/sort.h"
+
+static const char *const mode_names[] = {
+	[AB_EXEC_FULL] = "full",
+	[AB_EXEC_SAMPLED] = "sampled",
+	[AB_EXEC_SKIPPED] = "skipped",
+};
+
+const char *ab_exec_mode_name(enum ab_exec_mode m)
+{
+	return (unsigned)m <= AB_EXEC_SKIPPED ? mode_names[m] : "?";
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = mix(h ^ (unsigned char)*s);
+	return h;
+}
+
+#define SAMPLE_STRIDE_WORDS 512 /* one word per 4 KiB */
+
+struct exec {
+	uint8_t *arena;
+	const struct ab_problem *p;
+	const struct ab_plan *plan;
+	bool sampled;
+};
+
+/* Full: every word.  Sampled: word 0, every 512th, and the last. */
+static uint64_t next_word(bool sampled, uint64_t w, uint64_t words)
+{
+	uint64_t next;
+
+	if (!sampled || w + 1 >= words)
+		return w + 1;
+	next = (w / SAMPLE_STRIDE_WORDS + 1) * SAMPLE_STRIDE_WORDS;
+	return next < words - 1 ? next : words - 1;
+}
+
+/* Word w of a stream: cheap, and different seeds give different words. */
+static inline uint64_t stream_word(uint64_t seed, uint64_t w)
+{
+	uint64_t v = (seed ^ w) * 0x9e3779b97f4a7c15ull;
+
+	return v ^ (v >> 29);
+}
+
+static void write_buffer(struct exec *ex, size_t i, uint64_t seed)
+{
+	uint64_t size = ex->p->buf[i].size, words = size / 8;
+	uint8_t *base = ex->arena + ex->plan->offset[i];
+
+	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
+		uint64_t v = stream_word(seed, w);
+
+		memcpy(base + w * 8, &v, 8);
+	}
+	if (size % 8) {
+		uint64_t v = stream_word(seed, words);
+
+		memcpy(base + words * 8, &v, size % 8);
+	}
+}
+
+static bool verify_buffer(struct exec *ex, size_t i, uint64_t seed)
+{
+	uint64_t size = ex->p->buf[i].size, words = size / 8;
+	const uint8_t *base = ex->arena + ex->plan->offset[i];
+	uint64_t bad = 0;
+
+	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
+		uint64_t v;
+
+		memcpy(&v, base + w * 8, 8);
+		bad |= v ^ stream_word(seed, w);
+	}
+	if (size % 8) {
+		uint64_t v = stream_word(seed, words);
+
+		if (memcmp(base + words * 8, &v, size % 8) != 0)
+			return false;
+	}
+	return bad == 0;
+}
+
+static bool addr_overlap(const struct exec *ex, size_t a, size_t b)
+{
+	uint64_t oa = ex->plan->offset[a], ob = ex->plan->offset[b];
+
+	return a != b && ex->p->buf[a].size && ex->p->buf[b].size &&
+	       oa < ob + ex->p->buf[b].size && ob < oa + ex->p->buf[a].size;
+}
+
+static enum ab_verdict stomp(struct ab_check_result *res, size_t victim,
+			     size_t culprit, int32_t step)
+{
+	res->verdict = AB_PLAN_STOMP;
+	res->a = victim;
+	res->b = culprit;
+	res->step = step;
+	return AB_PLAN_STOMP;
+}
+
+/* -------------------------------------------------------------- graph mode */
+
+struct graph_exec {
+	struct exec ex;
+	const struct ab_graph *g;
+	int32_t *buf_of;   /* tensor -> buffer or -1 (not in the arena) */
+	uint64_t *seed;    /* tensor -> content seed */
+	int32_t *written;  /* tensor -> step written (-1: graph-provided) */
+};
+
+/* Do buffers a and b share a byte?  (The same buffer shares them all.) */
+static bool buffers_meet(const struct exec *ex, size_t a, size_t b)
+{
+	return a == b ? ex->p->buf[a].size != 0 : addr_overlap(ex, a, b);
+}
+
+/* The tensor of the latest write at or before `step` that overlaps the
+ * victim's bytes (another tensor of the same buffer, under in-place reuse,
+ * counts), or -1. */
+static int32_t find_culprit_graph(struct graph_exec *ge, size_t victim_t,
+				  int32_t step)
+{
+	size_t victim = (size_t)ge->buf_of[victim_t];
+	int32_t from = ge->written[victim_t] < 0 ? 0 : ge->written[victim_t];
+
+	for (int32_t k = step; k >= from; k--) {
+		const struct ab_op *op = &ge->g->ops[k];
+		int lists[2] = { op->n_outputs, op->n_scratch };
+		const int *idx[2] = { op->outputs, op->scratch };
+
+		for (int l = 0; l < 2; l++)
+			for (int j = 0; j < lists[l]; j++) {
+				int t = idx[l][j];
+
+				if (t >= 0 && (size_t)t != victim_t &&
+				    ge->buf_of[t] >= 0 &&
+				    buffers_meet(&ge->ex, victim,
+						 (size_t)ge->buf_of[t]))
+					return t;
+			}
+	}
+	return -1;
+}
+
+/* Tensor t failed its check at `step`, where the writes of ops up to
+ * `written_by` have happened: report it and the write that hit it (buffer
+ * and tensor indices; the victim itself if none is found). */
+static enum ab_verdict stomp_tensor(struct graph_exec *ge,
+				    struct ab_check_result *res, int t,
+				    int32_t step, int32_t written_by)
+{
+	int32_t culprit = find_culprit_graph(ge, (size_t)t, written_by);
+
+	stomp(res, (size_t)ge->buf_of[t],
+	      culprit >= 0 ? (size_t)ge->buf_of[culprit]
+			   : (size_t)ge->buf_of[t],
+	      step);
+	res->tensor_a = t;
+	res->tensor_b = culprit >= 0 ? culprit : t;
+	return AB_PLAN_STOMP;
+}
+
+static bool check_tensor(struct graph_exec *ge, int t)
+{
+	return t < 0 || ge->buf_of[t] < 0 ||
+	       verify_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+}
+
+/* In-place semantics: an elementwise op that writes an output into an
+ * input's own buffer really overwrites that input; the input is dead from
+ * then on, so it is not verified again after the op's writes.  Any later
+ * read of it still is, and fails. */
+static bool overwritten_in_place(const struct graph_exec *ge,
+				 const struct ab_op *op, int t)
+{
+	if (!(op->flags & AB_OP_ELEMENTWISE) || t < 0 || ge->buf_of[t] < 0)
+		return false;
+	for (int j = 0; j < op->n_outputs; j++)
+		if (op->outputs[j] >= 0 && op->outputs[j] != t &&
+		    ge->buf_of[op->outputs[j]] == ge->buf_of[t])
+			return true;
+	return false;
+}
+
+static enum ab_verdict run_graph(struct graph_exec *ge,
+				 enum ab_lifetime_rule rule,
+				 struct ab_check_result *res)
+{
+	const struct ab_graph *g = ge->g;
+
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		ge->seed[t] = hash_str(mix(t) ^ 0x1234, g->tensors[t].name);
+		ge->written[t] = -1;
+		if (ge->buf_of[t] >= 0 &&
+		    (g->tensors[t].kind == AB_KIND_INPUT ||
+		     g->tensors[t].kind == AB_KIND_VAR))
+			write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+		uint64_t h = hash_str(0xabcdef, op->name);
+
+		for (int pass = 0; pass < 2; pass++) {
+			for (int j = 0; j < op->n_inputs; j++) {
+				int t = op->inputs[j];
+
+				if (pass && overwritten_in_place(ge, op, t))
+					continue;
+				if (!check_tensor(ge, t))
+					return stomp_tensor(ge, res, t, (int32_t)k,
+							    (int32_t)k - !pass);
+			}
+			if (pass)
+				break;
+			/* Outputs depend on the op and its inputs' contents. */
+			for (int j = 0; j < op->n_inputs; j++)
+				h = mix(h ^ (op->inputs[j] < 0 ? 0x77 : ge->seed[op->inputs[j]]));
+			for (int j = 0; j < op->n_outputs; j++) {
+				int t = op->outputs[j];
+
+				ge->seed[t] = mix(h + (uint64_t)j);
+				ge->written[t] = (int32_t)k;
+				if (ge->buf_of[t] >= 0)
+					write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+			}
+			for (int j = 0; j < op->n_scratch; j++) {
+				int t = op->scratch[j];
+
+				ge->seed[t] = mix(h ^ (0x5c5cull + (uint64_t)j));
+				ge->written[t] = (int32_t)k;
+				if (ge->buf_of[t] >= 0)
+					write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+			}
+		}
+		/* After all writes of the step: outputs and scratch intact. */
+		for (int l = 0; l < 2; l++) {
+			int n = l ? op->n_scratch : op->n_outputs;
+			const int *idx = l ? op->scratch : op->outputs;
+
+			for (int j = 0; j < n; j++)
+				if (!check_tensor(ge, idx[j]))
+					return stomp_tensor(ge, res, idx[j], (int32_t)k,
+							    (int32_t)k);
+		}
+	}
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		enum ab_tensor_kind kind = g->tensors[t].kind;
+		int32_t last = (int32_t)g->n_ops - 1;
+
+		if ((kind == AB_KIND_OUTPUT ||
+		     (kind == AB_KIND_INPUT && rule == AB_LIFETIMES_TFLITE)) &&
+		    !check_tensor(ge, (int)t))
+			return stomp_tensor(ge, res, (int)t, last, last);
+	}
+	/* Every output was just verified to hold its seed's stream. */
+	res->outputs_digest = mix(0x6f7574ull);
+	for (size_t t = 0; t < g->n_tensors; t++)
+		if (g->tensors[t].kind == AB_KIND_OUTPUT)
+			res->outputs_digest = mix(res->outputs_digest ^ ge->seed[t]);
+	return AB_PLAN_VALID;
+}
+
+/* ------------------------------------------------------------ problem mode */
+
+static size_t find_culprit_problem(struct exec *ex, size_t victim,
+				   int32_t step)
+{
+	size_t best = victim;
+	int32_t best_first = -1;
+
+	for (size_t j = 0; j < ex->p->n; j++) {
+		int32_t f = ex->p->buf[j].first;
+
+		if (f >= ex->p->buf[victim].first && f <= step &&
+		    f >= best_first && addr_overlap(ex, victim, j)) {
+			best = j;
+			best_first = f;
+		}
+	}
+	return best;
+}
+
+static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
+{
+	const struct ab_problem *p = ex->p;
+	size_t n = p->n;
+	struct ab_key_index *by_first = malloc((n + 1) * sizeof(*by_first));
+	struct ab_key_index *by_last = malloc((n + 1) * sizeof(*by_last));
+	enum ab_verdict v = AB_PLAN_VALID;
+	size_t jl = 0;
+
+	if (!by_first || !by_last) {
+		v = AB_PLAN_CHECK_FAILED;
+		res->verdict = v;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		by_first[i] = (struct ab_key_index){ (uint64_t)p->buf[i].first, (uint32_t)i };
+		by_last[i] = (struct ab_key_index){ (uint64_t)p->buf[i].last, (uint32_t)i };
+	}
+	if (ab_sort_key_index(by_first, n) || ab_sort_key_index(by_last, n)) {
+		v = res->verdict = AB_PLAN_CHECK_FAILED;
+		goto out;
+	}
+	for (size_t jf = 0; jf < n || jl < n;) {
+		/* The next time at which something is written or ends. */
+		uint64_t t = jf < n ? by_first[jf].key : UINT64_MAX;
+		size_t j0 = jf;
+
+		if (jl < n && by_last[jl].key < t)
+			t = by_last[jl].key;
+		for (; jf < n && by_first[jf].key == t; jf++) {
+			size_t i = by_first[jf].index;
+
+			write_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i));
+		}
+		for (size_t j = j0; j < jf; j++) {
+			size_t i = by_first[j].index;
+
+			if (!verify_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i))) {
+				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
+				goto out;
+			}
+		}
+		for (; jl < n && by_last[jl].key == t; jl++) {
+			size_t i = by_last[jl].index;
+
+			if (!verify_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i))) {
+				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
+				goto out;
+			}
+		}
+	}
+out:
+	free(by_first);
+	free(by_last);
+	return v;
+}
+
+/* tensor -> buffer: the problem's map (shared buffers under in-place
+ * reuse), or, for a problem built by hand without one, each buffer's own
+ * tensor.  Out-of-range entries are ignored (not in the arena). */
+static void map_tensors(const struct ab_graph *g, const struct ab_problem *p,
+			int32_t *buf_of)
+{
+	for (size_t t = 0; t < g->n_tensors; t++)
+		buf_of[t] = -1;
+	if (p->tensor_buffer && p->n_tensors == g->n_tensors) {
+		for (size_t t = 0; t < g->n_tensors; t++)
+			if (p->tensor_buffer[t] >= 0 &&
+			    (size_t)p->tensor_buffer[t] < p->n)
+				buf_of[t] = p->tensor_buffer[t];
+		return;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->tensor[i] >= 0 && (size_t)p->tensor[i] < g->n_tensors)
+			buf_of[p->tensor[i]] = (int32_t)i;
+}
+
+enum ab_verdict ab_execute_plan(const struct ab_graph *g,
+				const struct ab_problem *p,
+				const struct ab_plan *plan,
+				enum ab_lifetime_rule rule,
+				const enum ab_exec_mode *force,
+				enum ab_exec_mode *mode,
+				struct ab_check_result *res)
+{
+	struct ab_exec_memory memory = { 0 };
+	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, rule, force,
+						  mode, res, &memory);
+
+	free(memory.mem);
+	return v;
+}
+
+enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
+				      const struct ab_problem *p,
+				      const struct ab_plan *plan,
+				      enum ab_lifetime_rule rule,
+				      const enum ab_exec_mode *force,
+				      enum ab_exec_mode *mode,
+				      struct ab_check_result *res,
+				      struct ab_exec_memory *memory)
+{
+	struct ab_check_result dummy;
+	struct exec ex = { .p = p, .plan = plan };
+	enum ab_exec_mode m;
+	enum ab_verdict v;
+
+	if (!res)
+		res = &dummy;
+	memset(res, 0, sizeof(*res));
+	res->step = -1;
+	res->tensor_a = res->tensor_b = -1;
+	if (force) {
+		m = *force;
+	} else {
+		m = p->n > AB_EXEC_FULL_MAX_BUFFERS ||
+				    ab_sum_bytes(p) > AB_EXEC_FULL_MAX_BYTES
+			    ? AB_EXEC_SAMPLED
+			    : AB_EXEC_FULL;
+	}
+	if (plan->peak > AB_EXEC_MAX_ARENA_BYTES)
+		m = AB_EXEC_SKIPPED;
+	if (mode)
+		*mode = m;
+	if (m == AB_EXEC_SKIPPED || p->n == 0)
+		return AB_PLAN_VALID;
+	ex.sampled = m == AB_EXEC_SAMPLED;
+	if (memory->cap < plan->peak + 8) {
+		free(memory->mem);
+		memory->cap = 0;
+		memory->mem = malloc(plan->peak + 8);
+		if (!memory->mem) {
+			res->verdict = AB_PLAN_CHECK_FAILED;
+			return AB_PLAN_CHECK_FAILED;
+		}
+		memory->cap = plan->peak + 8;
+	}
+	ex.arena = memory->mem;
+	if (g) {
+		struct graph_exec ge = { .ex = ex, .g = g };
+
+		ge.buf_of = malloc((g->n_tensors + 1) * sizeof(*ge.buf_of));
+		ge.seed = malloc((g->n_tensors + 1) * sizeof(*ge.seed));
+		ge.written = malloc((g->n_tensors + 1) * sizeof(*ge.written));
+		if (!ge.buf_of || !ge.seed || !ge.written) {
+			v = res->verdict = AB_PLAN_CHECK_FAILED;
+		} else {
+			map_tensors(g, p, ge.buf_of);
+			v = run_graph(&ge, rule, res);
+		}
+		free(ge.buf_of);
+		free(ge.seed);
+		free(ge.written);
+	} else {
+		v = run_problem(&ex, res);
+	}
+	return v;
+}

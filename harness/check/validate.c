@@ -1,0 +1,199 @@
+/*
+ * The geometric plan check.  A plan is valid when every offset is a
+ * multiple of max(align, the buffer's own alignment), every buffer lies
+ * inside its arena and below the peak, and no two buffers whose live
+ * ranges intersect overlap in the flat address space.
+ *
+ * Sweep: visit start times in order; before inserting the buffers that
+ * start at t, retire those whose last use is before t.  The live set is
+ * kept free of overlaps, ordered by address in a segment tree over the
+ * distinct (offset, index) ranks, so a newcomer only needs to be compared
+ * with its predecessor and successor: O(n log n) in all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arenabench.h"
+#include "core/sort.h"
+
+static const char *const verdict_names[] = {
+	[AB_PLAN_VALID] = "valid",
+	[AB_PLAN_OVERLAP] = "overlap",
+	[AB_PLAN_MISALIGNED] = "misaligned",
+	[AB_PLAN_OUTSIDE_ARENA] = "outside its arena",
+	[AB_PLAN_BAD_ARENA] = "bad arena",
+	[AB_PLAN_ABOVE_PEAK] = "above the peak",
+	[AB_PLAN_STOMP] = "stomp",
+	[AB_PLAN_CHECK_FAILED] = "check failed",
+};
+
+const char *ab_verdict_name(enum ab_verdict v)
+{
+	return (unsigned)v < sizeof(verdict_names) / sizeof(verdict_names[0])
+		       ? verdict_names[v]
+		       : "?";
+}
+
+/* Counts of live buffers per address rank; find neighbours in O(log n). */
+struct rank_tree {
+	size_t leaves;
+	uint32_t *count;
+};
+
+static void rt_add(struct rank_tree *t, size_t r, int d)
+{
+	for (size_t v = t->leaves + r; v >= 1; v /= 2)
+		t->count[v] += (uint32_t)d;
+}
+
+/* Largest live rank < r, or SIZE_MAX. */
+static size_t rt_pred(const struct rank_tree *t, size_t r)
+{
+	size_t v = t->leaves + r;
+
+	/* climb until a left sibling subtree has something */
+	while (v > 1) {
+		if ((v & 1) && t->count[v - 1]) {
+			v--;
+			while (v < t->leaves)
+				v = t->count[2 * v + 1] ? 2 * v + 1 : 2 * v;
+			return v - t->leaves;
+		}
+		v /= 2;
+	}
+	return SIZE_MAX;
+}
+
+/* Smallest live rank > r, or SIZE_MAX. */
+static size_t rt_succ(const struct rank_tree *t, size_t r)
+{
+	size_t v = t->leaves + r;
+
+	while (v > 1) {
+		if (!(v & 1) && t->count[v + 1]) {
+			v++;
+			while (v < t->leaves)
+				v = t->count[2 * v] ? 2 * v : 2 * v + 1;
+			return v - t->leaves;
+		}
+		v /= 2;
+	}
+	return SIZE_MAX;
+}
+
+static enum ab_verdict set(struct ab_check_result *res, enum ab_verdict v,
+			   size_t a, size_t b)
+{
+	res->verdict = v;
+	res->a = a;
+	res->b = b;
+	res->step = -1;
+	return v;
+}
+
+enum ab_verdict ab_validate_plan(const struct ab_problem *p,
+				 const struct ab_plan *plan, uint32_t align,
+				 struct ab_check_result *res)
+{
+	struct ab_plan_options o = { .align = align };
+	struct ab_key_index *by_first = NULL, *by_last = NULL, *by_addr = NULL;
+	struct rank_tree rt = { 0 };
+	uint32_t *rank = NULL, *who = NULL;
+	size_t n = p->n, nz = 0, jl = 0;
+	struct ab_check_result dummy;
+	enum ab_verdict v = AB_PLAN_VALID;
+
+	if (!res)
+		res = &dummy;
+	set(res, AB_PLAN_VALID, 0, 0);
+	if (plan->n != n || plan->n_arenas < 1 || plan->n_arenas > AB_MAX_ARENAS)
+		return set(res, AB_PLAN_BAD_ARENA, 0, 0);
+	for (int a = 0; a < plan->n_arenas; a++)
+		if (plan->arena_base[a] + plan->arena_size[a] < plan->arena_base[a] ||
+		    plan->arena_base[a] + plan->arena_size[a] > plan->peak)
+			return set(res, AB_PLAN_BAD_ARENA, 0, 0);
+	/* Per-buffer checks. */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t al = ab_effective_align(p, i, &o);
+		uint64_t off = plan->offset[i], end = off + p->buf[i].size;
+		unsigned a = plan->arena[i];
+
+		if (end < off)
+			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
+		if (a >= (unsigned)plan->n_arenas)
+			return set(res, AB_PLAN_BAD_ARENA, i, i);
+		if (off % al || (off - (off >= plan->arena_base[a] ? plan->arena_base[a] : 0)) % al)
+			return set(res, AB_PLAN_MISALIGNED, i, i);
+		if (off < plan->arena_base[a] ||
+		    end > plan->arena_base[a] + plan->arena_size[a])
+			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
+		if (end > plan->peak)
+			return set(res, AB_PLAN_ABOVE_PEAK, i, i);
+		nz += p->buf[i].size > 0;
+	}
+	if (nz < 2)
+		return AB_PLAN_VALID;
+	by_first = malloc(nz * sizeof(*by_first));
+	by_last = malloc(nz * sizeof(*by_last));
+	by_addr = malloc(nz * sizeof(*by_addr));
+	rank = malloc(n * sizeof(*rank));
+	who = malloc(nz * sizeof(*who));
+	for (rt.leaves = 1; rt.leaves < nz; rt.leaves *= 2)
+		;
+	rt.count = calloc(2 * rt.leaves, sizeof(*rt.count));
+	if (!by_first || !by_last || !by_addr || !rank || !who || !rt.count) {
+		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
+		goto out;
+	}
+	/* Zero-size buffers occupy no bytes and can overlap nothing. */
+	nz = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!p->buf[i].size)
+			continue;
+		by_first[nz] = (struct ab_key_index){ (uint64_t)p->buf[i].first, (uint32_t)i };
+		by_last[nz] = (struct ab_key_index){ (uint64_t)p->buf[i].last, (uint32_t)i };
+		by_addr[nz] = (struct ab_key_index){ plan->offset[i], (uint32_t)i };
+		nz++;
+	}
+	if (ab_sort_key_index(by_first, nz) || ab_sort_key_index(by_last, nz) ||
+	    ab_sort_key_index(by_addr, nz)) {
+		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
+		goto out;
+	}
+	for (size_t r = 0; r < nz; r++) {
+		rank[by_addr[r].index] = (uint32_t)r;
+		who[r] = by_addr[r].index;
+	}
+	for (size_t jf = 0; jf < nz;) {
+		uint64_t t = by_first[jf].key;
+
+		for (; jl < nz && by_last[jl].key < t; jl++)
+			rt_add(&rt, rank[by_last[jl].index], -1);
+		for (; jf < nz && by_first[jf].key == t; jf++) {
+			size_t i = by_first[jf].index, r = rank[i], q;
+			uint64_t off = plan->offset[i], end = off + p->buf[i].size;
+
+			q = rt_pred(&rt, r);
+			if (q != SIZE_MAX &&
+			    plan->offset[who[q]] + p->buf[who[q]].size > off) {
+				v = set(res, AB_PLAN_OVERLAP, who[q], i);
+				goto out;
+			}
+			q = rt_succ(&rt, r);
+			if (q != SIZE_MAX && plan->offset[who[q]] < end) {
+				v = set(res, AB_PLAN_OVERLAP, i, who[q]);
+				goto out;
+			}
+			rt_add(&rt, r, +1);
+		}
+	}
+out:
+	free(by_first);
+	free(by_last);
+	free(by_addr);
+	free(rank);
+	free(who);
+	free(rt.count);
+	return v;
+}

@@ -1,0 +1,388 @@
+/*
+ * arenabench: the public API of the planning pipeline.
+ *
+ *   graph file / model -> ab_graph -> (lifetime rule) -> ab_problem
+ *                       -> planner -> ab_plan -> validator -> metrics -> CSV
+ *
+ * Contract for every function named as an action: it returns 0 on success or
+ * a negative errno value on failure, and on failure fills the caller's
+ * struct ab_error with a message that names the file, line or tensor and
+ * what was expected.  Only main() prints and chooses the exit code.
+ */
+#ifndef ARENABENCH_H
+#define ARENABENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ errors */
+
+struct ab_error {
+	char msg[1024];
+};
+
+/* Formats into err (if non-NULL) and returns code (a negative errno). */
+int ab_fail(struct ab_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A malloc'd formatted string, or NULL when out of memory. */
+char *ab_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------------- graph */
+
+enum ab_dtype {
+	AB_DTYPE_F32,
+	AB_DTYPE_F16,
+	AB_DTYPE_BF16,
+	AB_DTYPE_I8,
+	AB_DTYPE_U8,
+	AB_DTYPE_I16,
+	AB_DTYPE_I32,
+	AB_DTYPE_I64,
+	AB_DTYPE_BOOL,
+	AB_DTYPE_F64,
+	AB_DTYPE_STRING, /* variable length: only an explicit byte size plans */
+	AB_DTYPE_BYTES,  /* no element type: the tensor has an explicit size */
+	AB_DTYPE_COUNT
+};
+
+enum ab_tensor_kind {
+	AB_KIND_INPUT,        /* graph input: live from step 0 */
+	AB_KIND_OUTPUT,       /* graph output: live through the last step */
+	AB_KIND_CONST,        /* weights: never in the arena (weights_bytes) */
+	AB_KIND_VAR,          /* persistent: live for the whole run */
+	AB_KIND_SCRATCH,      /* workspace of exactly one operator */
+	AB_KIND_INTERMEDIATE, /* produced by one op, read by later ops */
+	AB_KIND_COUNT
+};
+
+#define AB_MAX_RANK 8
+
+struct ab_tensor {
+	char *name;
+	enum ab_tensor_kind kind;
+	enum ab_dtype dtype;
+	int rank;                   /* -1 when only a byte size is known */
+	int64_t dims[AB_MAX_RANK];
+	uint64_t bytes;             /* computed from shape, or explicit */
+	uint32_t align;             /* the buffer's own alignment, >= 1 */
+	int line;                   /* source line, 0 when not from text */
+};
+
+/* Operator flags used by later transforms (reordering, in-place). */
+enum ab_op_flags {
+	AB_OP_SIDE_EFFECT = 1u << 0, /* stateful: keep relative order */
+	AB_OP_ELEMENTWISE = 1u << 1, /* output may alias a same-size input */
+};
+
+struct ab_op {
+	char *name;
+	char *type;       /* e.g. CONV_2D; free text */
+	int n_inputs;
+	int *inputs;      /* tensor indices; -1 = optional input absent */
+	int n_outputs;
+	int *outputs;
+	int n_scratch;
+	int *scratch;     /* scratch tensors owned by this op */
+	uint32_t flags;
+	bool phase_start; /* a "phase" marker line preceded this op */
+	int line;         /* source line, 0 when not from a text file */
+};
+
+struct ab_graph {
+	char *name;
+	char *family;  /* e.g. zoo, chain, residual, minimalloc, tflite */
+	char *source;  /* paper/table or file the graph was built from */
+	size_t n_tensors;
+	struct ab_tensor *tensors;
+	size_t n_ops;
+	struct ab_op *ops;
+};
+
+void ab_graph_free(struct ab_graph *g);
+/* A deep copy of src (names, lists, header strings) into dst. */
+int ab_graph_copy(const struct ab_graph *src, struct ab_graph *dst,
+		  struct ab_error *err);
+const char *ab_dtype_name(enum ab_dtype d);
+int ab_dtype_from_name(const char *s); /* -1 if unknown */
+size_t ab_dtype_bytes(enum ab_dtype d); /* 0 for STRING/BYTES */
+const char *ab_kind_name(enum ab_tensor_kind k);
+int ab_kind_from_name(const char *s);   /* -1 if unknown */
+
+/* Element count x element size, with overflow checks (-EOVERFLOW). */
+int ab_tensor_shape_bytes(enum ab_dtype d, int rank, const int64_t *dims,
+			  uint64_t *bytes);
+
+/* Graph text format (graphs/README.md).  `path` is used in messages. */
+int ab_graph_parse(const char *text, size_t len, const char *path,
+		   struct ab_graph *out, struct ab_error *err);
+int ab_graph_load(const char *path, struct ab_graph *out,
+		  struct ab_error *err);
+/* Checks structure: one producer per intermediate, use after def, ... */
+int ab_graph_check(const struct ab_graph *g, const char *path,
+		   struct ab_error *err);
+/* Writes the canonical text form; returns a malloc'd string. */
+char *ab_graph_to_text(const struct ab_graph *g);
+
+/* ----------------------------------------------------------------- problem */
+
+/* The lifetime rule: how a graph becomes intervals (harness/core/lifetime.c). */
+enum ab_lifetime_rule {
+	AB_LIFETIMES_DEFAULT, /* arenabench: inputs [0, last read] */
+	AB_LIFETIMES_TFLITE,  /* TFLite: graph inputs live to the end */
+	AB_LIFETIMES_TFLM,    /* TFLite Micro: step 0 is before op 0 */
+	AB_LIFETIMES_COUNT
+};
+const char *ab_lifetime_rule_name(enum ab_lifetime_rule r);
+int ab_lifetime_rule_from_name(const char *s); /* -1 if unknown */
+
+struct ab_buffer {
+	uint64_t size;  /* raw bytes; never rounded by alignment */
+	uint32_t align; /* the buffer's own alignment, >= 1 */
+	int32_t first;  /* first step live, inclusive */
+	int32_t last;   /* last step live, inclusive (>= first) */
+};
+
+struct ab_problem {
+	char *name;
+	size_t n;                 /* buffers */
+	struct ab_buffer *buf;
+	int64_t *id;              /* external id (CSV id or tensor index) */
+	char **label;             /* CSV id text (ids may be names), or NULL */
+	int32_t *tensor;          /* graph tensor index (the root of an in-place
+				   * chain), or -1 */
+	/* Graph problems: tensor t lives in buffer tensor_buffer[t], or -1
+	 * when it is not in the arena.  Several tensors share one buffer
+	 * under --inplace.  NULL (n_tensors 0) for CSV problems. */
+	size_t n_tensors;
+	int32_t *tensor_buffer;
+	size_t n_aliased;         /* tensors placed in another's buffer */
+	int32_t steps;            /* steps are 0 .. steps-1 */
+	size_t n_phase_starts;    /* phase marker steps from the graph */
+	int32_t *phase_starts;
+	uint64_t weights_bytes;   /* consts, reported, not planned */
+	uint64_t capacity;        /* minimalloc capacity, 0 if unknown */
+};
+
+struct ab_problem_options {
+	enum ab_lifetime_rule lifetimes;
+	uint32_t round_to; /* round sizes up to a multiple (TFLM: 16); 0 = no */
+	bool exclude_scratch; /* --no-scratch: scratch tensors not planned */
+	/* In-place reuse: the first output of an AB_OP_ELEMENTWISE op shares
+	 * the buffer of its first input that is an intermediate last read by
+	 * that op with the same (rounded) size, when the output is itself an
+	 * intermediate (docs/semantics.md, "In-place reuse"). */
+	bool inplace;
+};
+
+/* graph -> problem.  Buffer i of the problem is in tensor-index order (of
+ * its root tensor under inplace). */
+int ab_problem_from_graph(const struct ab_graph *g,
+			  const struct ab_problem_options *opt,
+			  struct ab_problem *out, struct ab_error *err);
+void ab_problem_free(struct ab_problem *p);
+int ab_problem_alloc(struct ab_problem *p, size_t n);
+
+/* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
+ * Import sets last = upper - 1 and rejects upper <= lower, negative values
+ * and non-integers.  Columns are read by name. */
+int ab_problem_parse_csv(const char *text, size_t len, const char *path,
+			 struct ab_problem *out, struct ab_error *err);
+int ab_problem_load_csv(const char *path, struct ab_problem *out,
+			struct ab_error *err);
+
+/* The live curve: from time[k] on (until time[k+1]), bytes[k] raw bytes
+ * in buffers[k] buffers are live.  Only times where something changes. */
+struct ab_live_profile {
+	size_t n;
+	int64_t *time;
+	uint64_t *bytes;
+	size_t *buffers;
+};
+int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp);
+void ab_live_profile_free(struct ab_live_profile *lp);
+
+/* Largest sum of raw sizes live at any one step; optionally that step. */
+uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step);
+uint64_t ab_sum_bytes(const struct ab_problem *p);
+/* Largest number of buffers live at any one step. */
+size_t ab_max_live_buffers(const struct ab_problem *p);
+
+/* -------------------------------------------------------------------- plan */
+
+#define AB_MAX_ARENAS 64
+
+enum ab_stopped_by { AB_STOPPED_NONE, AB_STOPPED_BUDGET, AB_STOPPED_TIME };
+enum ab_optimal { AB_OPTIMAL_UNKNOWN, AB_OPTIMAL_YES, AB_OPTIMAL_NO };
+
+struct ab_plan {
+	size_t n;
+	uint64_t *offset;   /* flat address of each buffer */
+	uint16_t *arena;    /* arena index of each buffer */
+	int n_arenas;       /* >= 1 */
+	uint64_t arena_base[AB_MAX_ARENAS];
+	uint64_t arena_size[AB_MAX_ARENAS];
+	uint64_t peak;      /* bytes of the flat address space needed */
+	/* Filled by search planners; fast planners leave the defaults. */
+	enum ab_stopped_by stopped_by;
+	enum ab_optimal optimal;
+	uint64_t best_bound;  /* proven lower bound on the optimum, 0 = none */
+	uint64_t iterations;  /* search iterations/nodes actually used */
+};
+
+int ab_plan_alloc(struct ab_plan *plan, size_t n);
+void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
+void ab_plan_free(struct ab_plan *plan);
+/* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
+ * offset[,arena] in problem order; upper = last + 1. */
+int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
+		      const struct ab_plan *plan);
+/* Single-arena helper: arena 0 at base 0, peak = max(offset + size). */
+void ab_plan_finish_single(struct ab_plan *plan, const struct ab_problem *p);
+
+/* -------------------------------------------------------------- validation */
+
+enum ab_verdict {
+	AB_PLAN_VALID,
+	AB_PLAN_OVERLAP,        /* a and b are live together and overlap */
+	AB_PLAN_MISALIGNED,     /* a's offset is not a multiple of its align */
+	AB_PLAN_OUTSIDE_ARENA,  /* a lies (partly) outside its arena */
+	AB_PLAN_BAD_ARENA,      /* a's arena index or an arena's extent is bad */
+	AB_PLAN_ABOVE_PEAK,     /* a ends above the plan's reported peak */
+	AB_PLAN_STOMP,          /* execution check: b overwrote a while live */
+	AB_PLAN_CHECK_FAILED,   /* the check itself could not run (memory) */
+};
+
+struct ab_check_result {
+	enum ab_verdict verdict;
+	size_t a, b;         /* buffer indices involved */
+	int32_t step;        /* execution check: step of detection, or -1 */
+	/* Execution check with a graph: the victim and culprit tensors (under
+	 * --inplace a buffer holds several), or -1. */
+	int32_t tensor_a, tensor_b;
+	/* Execution check with a graph, run to the end: a hash of the graph
+	 * outputs' verified contents (their stream seeds) in tensor-index
+	 * order: two orders of one graph that compute the same outputs give
+	 * the same digest.  0 when not computed. */
+	uint64_t outputs_digest;
+};
+
+const char *ab_verdict_name(enum ab_verdict v);
+
+/* The geometric check: an O(n log n) sweep over time with the live
+ * buffers ordered by address.  Returns the verdict (also in *res). */
+enum ab_verdict ab_validate_plan(const struct ab_problem *p,
+				 const struct ab_plan *plan, uint32_t align,
+				 struct ab_check_result *res);
+
+enum ab_exec_mode {
+	AB_EXEC_FULL,    /* every byte written and verified */
+	AB_EXEC_SAMPLED, /* first/last word and one word per 4 KiB */
+	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
+};
+const char *ab_exec_mode_name(enum ab_exec_mode m);
+
+/* Above these, the execution check samples. */
+#define AB_EXEC_FULL_MAX_BUFFERS 100000
+#define AB_EXEC_FULL_MAX_BYTES (128ull << 20)
+#define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
+
+/*
+ * The execution check: allocate an arena of the plan's peak and run the
+ * schedule.  Each tensor's content is a pseudo-random stream seeded from
+ * its producer and the seeds of the producer's inputs.  With a graph, at
+ * step k the op's inputs are verified, its outputs and scratch written,
+ * then inputs, outputs and scratch verified again; graph outputs (and, under
+ * the tflite rule, graph inputs) are verified at the end.  A stomp is thus
+ * seen at the victim's next read at the latest, and is attributed to the
+ * write that hit it.  Tensors share buffers as p->tensor_buffer says; an
+ * input that shares a buffer with an output of the same AB_OP_ELEMENTWISE
+ * op is overwritten in place, so it is not verified after that op's
+ * writes (a later read of it fails).  Without a graph (a CSV problem) every distinct time
+ * is a step: buffers are written at their first time and verified then and
+ * at their last.  `force` selects a mode; NULL = full unless large.
+ */
+enum ab_verdict ab_execute_plan(const struct ab_graph *g,
+				const struct ab_problem *p,
+				const struct ab_plan *plan,
+				enum ab_lifetime_rule rule,
+				const enum ab_exec_mode *force,
+				enum ab_exec_mode *mode,
+				struct ab_check_result *res);
+
+/* The same, reusing the caller's arena memory (*mem of *cap bytes, grown
+ * as needed, freed by the caller) to save page faults across many checks.
+ * Safe because a check only ever reads bytes it wrote in the same run. */
+struct ab_exec_memory {
+	uint8_t *mem;
+	size_t cap;
+};
+enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
+				      const struct ab_problem *p,
+				      const struct ab_plan *plan,
+				      enum ab_lifetime_rule rule,
+				      const enum ab_exec_mode *force,
+				      enum ab_exec_mode *mode,
+				      struct ab_check_result *res,
+				      struct ab_exec_memory *memory);
+
+/* ---------------------------------------------------------------- planners */
+
+enum ab_cost_class {
+	AB_COST_FAST,     /* near-linear, deterministic: run by `make bench` */
+	AB_COST_BUDGETED, /* search with an iteration budget: `make sweep` */
+};
+
+struct ab_plan_options {
+	uint32_t align;            /* offsets are multiples of max(align, own) */
+	uint64_t seed;             /* for randomized search */
+	uint64_t budget;           /* iterations/nodes; 0 = planner default */
+	double safety_seconds;     /* wall-clock safety stop; 0 = none */
+	int phases;                /* multi_arena_phase: target phases; 0 = auto */
+	/* Memory tiers (harness/bench/tiers.h): the harness plans across them with
+	 * the planner (ab_run_planner); planners themselves ignore it.  NULL or
+	 * no tiers = one arena. */
+	const struct ab_tier_set *tiers;
+};
+
+/*
+ * A planner reads the problem and options and fills the caller-owned plan
+ * (offset[], arena[], n_arenas, arena_base[], arena_size[], peak).  It
+ * never prints, exits or keeps global state.  Returns 0 or -errno.
+ */
+struct ab_planner {
+	const char *name;   /* = the file stem in planners/ */
+	const char *about;  /* one line for `arenabench list` */
+	enum ab_cost_class cost;
+	int (*plan)(const struct ab_problem *p, const struct ab_plan_options *o,
+		    struct ab_plan *out);
+};
+
+/* The registry is generated from planners/ *.c by the Makefile. */
+size_t ab_planner_count(void);
+const struct ab_planner *ab_planner_at(size_t i);
+const struct ab_planner *ab_planner_find(const char *name);
+
+/* Effective alignment of buffer i: max(o->align, buffer's own). */
+static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,
+					  const struct ab_plan_options *o)
+{
+	uint64_t a = o->align ? o->align : 1;
+	return p->buf[i].align > a ? p->buf[i].align : a;
+}
+
+static inline uint64_t ab_align_up(uint64_t x, uint64_t a)
+{
+	return a <= 1 ? x : (x + a - 1) / a * a;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

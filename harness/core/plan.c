@@ -1,0 +1,58 @@
+/* The plan stage: storage for offsets and arenas. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arenabench.h"
+
+int ab_plan_alloc(struct ab_plan *plan, size_t n)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->n = n;
+	plan->offset = calloc(n ? n : 1, sizeof(*plan->offset));
+	plan->arena = calloc(n ? n : 1, sizeof(*plan->arena));
+	if (!plan->offset || !plan->arena) {
+		ab_plan_free(plan);
+		return -ENOMEM;
+	}
+	ab_plan_reset(plan);
+	return 0;
+}
+
+void ab_plan_reset(struct ab_plan *plan)
+{
+	memset(plan->offset, 0, (plan->n ? plan->n : 1) * sizeof(*plan->offset));
+	memset(plan->arena, 0, (plan->n ? plan->n : 1) * sizeof(*plan->arena));
+	plan->n_arenas = 1;
+	memset(plan->arena_base, 0, sizeof(plan->arena_base));
+	memset(plan->arena_size, 0, sizeof(plan->arena_size));
+	plan->peak = 0;
+	plan->stopped_by = AB_STOPPED_NONE;
+	plan->optimal = AB_OPTIMAL_UNKNOWN;
+	plan->best_bound = 0;
+	plan->iterations = 0;
+}
+
+void ab_plan_free(struct ab_plan *plan)
+{
+	free(plan->offset);
+	free(plan->arena);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void ab_plan_finish_single(struct ab_plan *plan, const struct ab_problem *p)
+{
+	uint64_t peak = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t end = plan->offset[i] + p->buf[i].size;
+
+		plan->arena[i] = 0;
+		if (end > peak)
+			peak = end;
+	}
+	plan->n_arenas = 1;
+	plan->arena_base[0] = 0;
+	plan->arena_size[0] = peak;
+	plan->peak = peak;
+}

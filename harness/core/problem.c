@@ -1,0 +1,146 @@
+/* The problem stage: buffers with sizes and live ranges, and the bounds
+ * computed from them (lower bound = max over steps of live raw bytes). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arenabench.h"
+#include "core/sort.h"
+
+int ab_problem_alloc(struct ab_problem *p, size_t n)
+{
+	size_t m = n ? n : 1;
+
+	p->n = n;
+	p->buf = calloc(m, sizeof(*p->buf));
+	p->id = calloc(m, sizeof(*p->id));
+	p->tensor = calloc(m, sizeof(*p->tensor));
+	if (!p->buf || !p->id || !p->tensor) {
+		ab_problem_free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		p->tensor[i] = -1;
+	return 0;
+}
+
+void ab_problem_free(struct ab_problem *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	if (p->label)
+		for (size_t i = 0; i < p->n; i++)
+			free(p->label[i]);
+	free(p->label);
+	free(p->buf);
+	free(p->id);
+	free(p->tensor);
+	free(p->tensor_buffer);
+	free(p->phase_starts);
+	memset(p, 0, sizeof(*p));
+}
+
+uint64_t ab_sum_bytes(const struct ab_problem *p)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		s += p->buf[i].size;
+	return s;
+}
+
+/*
+ * The live profile: at each distinct time where something starts or ends,
+ * the bytes and buffers live from that time on.  O(n log n) by sorting the
+ * 2n events; no array over the (possibly huge) time range.
+ */
+int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp)
+{
+	struct ab_key_index *ev = NULL;
+	size_t ne = 2 * p->n, k = 0;
+	int64_t bytes = 0, count = 0;
+
+	memset(lp, 0, sizeof(*lp));
+	if (p->n == 0)
+		return 0;
+	ev = malloc(ne * sizeof(*ev));
+	lp->time = malloc(ne * sizeof(*lp->time));
+	lp->bytes = malloc(ne * sizeof(*lp->bytes));
+	lp->buffers = malloc(ne * sizeof(*lp->buffers));
+	if (!ev || !lp->time || !lp->bytes || !lp->buffers) {
+		free(ev);
+		ab_live_profile_free(lp);
+		return -ENOMEM;
+	}
+	/* Key: time * 2 (+1 for an end) so starts sort before ends that share
+	 * the time only when the end is at time+1 exclusive: an end event is
+	 * at last + 1, a start at first. */
+	for (size_t i = 0; i < p->n; i++) {
+		ev[2 * i].key = (uint64_t)p->buf[i].first;
+		ev[2 * i].index = (uint32_t)i * 2;
+		ev[2 * i + 1].key = (uint64_t)p->buf[i].last + 1;
+		ev[2 * i + 1].index = (uint32_t)i * 2 + 1;
+	}
+	ab_sort_key_index(ev, ne);
+	for (size_t e = 0; e < ne;) {
+		uint64_t t = ev[e].key;
+
+		for (; e < ne && ev[e].key == t; e++) {
+			size_t i = ev[e].index / 2;
+			int64_t sign = (ev[e].index & 1) ? -1 : 1;
+
+			bytes += sign * (int64_t)p->buf[i].size;
+			count += sign;
+		}
+		lp->time[k] = (int64_t)t;
+		lp->bytes[k] = (uint64_t)bytes;
+		lp->buffers[k] = (size_t)count;
+		k++;
+	}
+	lp->n = k;
+	free(ev);
+	return 0;
+}
+
+void ab_live_profile_free(struct ab_live_profile *lp)
+{
+	free(lp->time);
+	free(lp->bytes);
+	free(lp->buffers);
+	memset(lp, 0, sizeof(*lp));
+}
+
+uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step)
+{
+	struct ab_live_profile lp;
+	uint64_t best = 0;
+
+	if (at_step)
+		*at_step = -1;
+	if (ab_live_profile(p, &lp))
+		return 0;
+	for (size_t k = 0; k < lp.n; k++) {
+		if (lp.bytes[k] > best) {
+			best = lp.bytes[k];
+			if (at_step)
+				*at_step = (int32_t)lp.time[k];
+		}
+	}
+	ab_live_profile_free(&lp);
+	return best;
+}
+
+size_t ab_max_live_buffers(const struct ab_problem *p)
+{
+	struct ab_live_profile lp;
+	size_t best = 0;
+
+	if (ab_live_profile(p, &lp))
+		return 0;
+	for (size_t k = 0; k < lp.n; k++)
+		if (lp.buffers[k] > best)
+			best = lp.buffers[k];
+	ab_live_profile_free(&lp);
+	return best;
+}

@@ -1,0 +1,43 @@
+/* File and line I/O shared by the parsers and writers. */
+#ifndef AB_TEXTIO_H
+#define AB_TEXTIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/arenabench.h"
+
+#define AB_MAX_FILE_BYTES (4ull << 30) /* inputs larger than this are refused */
+#define AB_MAX_LINE_BYTES (1u << 20)
+
+/* Reads a whole file (NUL-terminated copy).  Errors name the file. */
+int ab_read_file(const char *path, char **text, size_t *len,
+		 struct ab_error *err);
+
+/* Yields lines of text (without "\n" or "\r\n") in a private copy. */
+struct ab_line_reader {
+	const char *text;
+	size_t len, pos;
+	int line;       /* 1-based number of the line last returned */
+	char *buf;
+	size_t cap;
+};
+void ab_line_reader_init(struct ab_line_reader *lr, const char *text,
+			 size_t len);
+/* 1 = a line in *line, 0 = end, -E2BIG = over-long line or NUL byte. */
+int ab_line_reader_next(struct ab_line_reader *lr, char **line);
+void ab_line_reader_free(struct ab_line_reader *lr);
+
+/* Writes to "<path>.tmp.<pid>" and renames over path on commit, so a failed
+ * run never leaves a partial or clobbered file. */
+struct ab_atomic_file {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+int ab_atomic_open(struct ab_atomic_file *af, const char *path,
+		   struct ab_error *err);
+int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err);
+void ab_atomic_abort(struct ab_atomic_file *af);
+
+#endif

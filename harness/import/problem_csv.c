@@ -1,0 +1,317 @@
+/*
+ * minimalloc's CSV: problems `id,lower,upper,size[,alignment]` with
+ * half-open [lower, upper) lifetimes, and solutions with an `offset` (and,
+ * from arenabench, an `arena`) column.  Columns are read by name.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arenabench.h"
+#include "core/strmap.h"
+#include "core/textio.h"
+
+enum col { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
+	   COL_ARENA, COL_COUNT };
+static const char *const col_names[COL_COUNT] = {
+	"id", "lower", "upper", "size", "alignment", "offset", "arena",
+};
+
+/* Splits a line at commas in place, trimming spaces; returns field count. */
+static int split_fields(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *end = strchr(p, ',');
+
+		if (n == max)
+			return max + 1;
+		if (end)
+			*end = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		for (char *e = p + strlen(p); e > p && isspace((unsigned char)e[-1]);)
+			*--e = 0;
+		f[n++] = p;
+		if (!end)
+			return n;
+		p = end + 1;
+	}
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	if (!*s || !(isdigit((unsigned char)*s) || *s == '-'))
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -EOVERFLOW;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int ab_problem_parse_csv(const char *text, size_t len, const char *path,
+			 struct ab_problem *out, struct ab_error *err)
+{
+	struct ab_line_reader lr;
+	struct ab_strmap ids = { 0 };
+	int col_at[COL_COUNT], ncols = 0, rc;
+	char *line, *f[16];
+	size_t cap = 0, n = 0;
+	int64_t max_upper = 0;
+
+	memset(out, 0, sizeof(*out));
+	ab_line_reader_init(&lr, text, len);
+	for (int c = 0; c < COL_COUNT; c++)
+		col_at[c] = -1;
+	/* Header. */
+	do {
+		rc = ab_line_reader_next(&lr, &line);
+	} while (rc > 0 && line[strspn(line, " \t")] == 0);
+	if (rc <= 0) {
+		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header 'id,lower,upper,size[,alignment]')",
+			     path);
+		goto fail;
+	}
+	ncols = split_fields(line, f, 15);
+	if (ncols > 15) {
+		rc = ab_fail(err, -EINVAL, "%s:1: too many columns in header", path);
+		goto fail;
+	}
+	for (int i = 0; i < ncols; i++) {
+		int c;
+
+		for (c = 0; c < COL_COUNT; c++)
+			if (strcmp(f[i], col_names[c]) == 0)
+				break;
+		if (c == COL_COUNT) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size and optionally alignment, offset, arena)",
+				     path, lr.line, f[i]);
+			goto fail;
+		}
+		if (col_at[c] >= 0) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: column '%s' appears twice",
+				     path, lr.line, f[i]);
+			goto fail;
+		}
+		col_at[c] = i;
+	}
+	for (int c = COL_ID; c <= COL_SIZE; c++)
+		if (col_at[c] < 0) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s' (expected id, lower, upper, size)",
+				     path, lr.line, col_names[c]);
+			goto fail;
+		}
+	rc = ab_strmap_init(&ids, 1024);
+	if (rc)
+		goto fail_oom;
+	/* Rows. */
+	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
+		int64_t v[COL_COUNT] = { 0 };
+		int nf;
+
+		if (line[strspn(line, " \t")] == 0)
+			continue;
+		nf = split_fields(line, f, 15);
+		if (nf != ncols) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: expected %d fields like the header, got %d",
+				     path, lr.line, ncols, nf > 15 ? 16 : nf);
+			goto fail;
+		}
+		for (int c = 0; c < COL_COUNT; c++) {
+			if (col_at[c] < 0 || c == COL_ID)
+				continue;
+			rc = parse_i64(f[col_at[c]], &v[c]);
+			if (rc) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected an integer, got '%s'",
+					     path, lr.line, col_names[c], f[col_at[c]]);
+				goto fail;
+			}
+			if (v[c] < 0) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected a non-negative value, got %" PRId64,
+					     path, lr.line, col_names[c], v[c]);
+				goto fail;
+			}
+		}
+		/* Ids are names in minimalloc (e.g. "b1"); keep the text. */
+		if (!*f[col_at[COL_ID]] || strlen(f[col_at[COL_ID]]) > 256 ||
+		    strpbrk(f[col_at[COL_ID]], "\"")) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: column 'id': expected a name or number of 1 to 256 characters without quotes, got '%s'",
+				     path, lr.line, f[col_at[COL_ID]]);
+			goto fail;
+		}
+		if (parse_i64(f[col_at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
+			v[COL_ID] = (int64_t)n;
+		if (v[COL_UPPER] <= v[COL_LOWER]) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than lower %" PRId64 " (lifetimes are half-open [lower, upper))",
+				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER], v[COL_LOWER]);
+			goto fail;
+		}
+		if (v[COL_UPPER] > INT32_MAX) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " exceeds the supported time range (at most %d)",
+				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER], INT32_MAX);
+			goto fail;
+		}
+		if (col_at[COL_ALIGN] >= 0 &&
+		    (v[COL_ALIGN] == 0 || (v[COL_ALIGN] & (v[COL_ALIGN] - 1)) ||
+		     v[COL_ALIGN] > (1 << 30))) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: alignment %" PRId64 " must be a power of two up to 2^30",
+				     path, lr.line, f[col_at[COL_ID]], v[COL_ALIGN]);
+			goto fail;
+		}
+		if (n >= (size_t)INT32_MAX) {
+			rc = ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, lr.line);
+			goto fail;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			void *b = realloc(out->buf, ncap * sizeof(*out->buf));
+
+			if (!b)
+				goto fail_oom;
+			out->buf = b;
+			b = realloc(out->id, ncap * sizeof(*out->id));
+			if (!b)
+				goto fail_oom;
+			out->id = b;
+			b = realloc(out->label, ncap * sizeof(*out->label));
+			if (!b)
+				goto fail_oom;
+			out->label = b;
+			cap = ncap;
+		}
+		out->buf[n].first = (int32_t)v[COL_LOWER];
+		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
+		out->buf[n].size = (uint64_t)v[COL_SIZE];
+		out->buf[n].align = col_at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
+		out->id[n] = v[COL_ID];
+		out->label[n] = strdup(f[col_at[COL_ID]]);
+		if (!out->label[n])
+			goto fail_oom;
+		out->n = n + 1; /* owned from here, freed on failure */
+		if (v[COL_UPPER] > max_upper)
+			max_upper = v[COL_UPPER];
+		n++;
+	}
+	if (rc < 0) {
+		rc = ab_fail(err, rc, "%s:%d: line too long or contains a NUL byte",
+			     path, lr.line);
+		goto fail;
+	}
+	if (n == 0) {
+		rc = ab_fail(err, -EINVAL, "%s: no buffers (expected rows after the header)", path);
+		goto fail;
+	}
+	/* Duplicate ids make a solution ambiguous. */
+	for (size_t i = 0; i < n; i++) {
+		if (ab_strmap_put(&ids, out->label[i], (int64_t)i) == -EEXIST) {
+			rc = ab_fail(err, -EINVAL, "%s: buffer id '%s' appears twice (ids must be unique)",
+				     path, out->label[i]);
+			goto fail;
+		}
+	}
+	out->n = n;
+	out->tensor = malloc(n * sizeof(*out->tensor));
+	if (!out->tensor)
+		goto fail_oom;
+	for (size_t i = 0; i < n; i++)
+		out->tensor[i] = -1;
+	out->steps = (int32_t)max_upper;
+	ab_strmap_free(&ids);
+	ab_line_reader_free(&lr);
+	return 0;
+fail_oom:
+	rc = ab_fail(err, -ENOMEM, "%s: out of memory", path);
+fail:
+	ab_strmap_free(&ids);
+	ab_line_reader_free(&lr);
+	ab_problem_free(out);
+	return rc;
+}
+
+/* Names a problem after its file: "dir/A.1048576.csv" -> "A.1048576". */
+static char *name_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = strdup(base ? base + 1 : path);
+	size_t len;
+
+	if (!name)
+		return NULL;
+	len = strlen(name);
+	if (len > 4 && strcmp(name + len - 4, ".csv") == 0)
+		name[len - 4] = 0;
+	for (char *p = name; *p; p++)
+		if (*p == ',' || *p == '"' || isspace((unsigned char)*p))
+			*p = '_';
+	return name;
+}
+
+int ab_problem_load_csv(const char *path, struct ab_problem *out,
+			struct ab_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = ab_read_file(path, &text, &len, err);
+	const char *cap;
+
+	if (rc)
+		return rc;
+	rc = ab_problem_parse_csv(text, len, path, out, err);
+	free(text);
+	if (rc)
+		return rc;
+	out->name = name_from_path(path);
+	if (!out->name) {
+		ab_problem_free(out);
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	}
+	/* minimalloc names its problems NAME.CAPACITY.csv. */
+	cap = strrchr(out->name, '.');
+	if (cap && cap[1] && strspn(cap + 1, "0123456789") == strlen(cap + 1))
+		out->capacity = strtoull(cap + 1, NULL, 10);
+	return 0;
+}
+
+int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
+		      const struct ab_plan *plan)
+{
+	bool aligned = false;
+
+	for (size_t i = 0; i < p->n; i++)
+		aligned |= p->buf[i].align > 1;
+	fputs("id,lower,upper,size", f);
+	if (aligned)
+		fputs(",alignment", f);
+	fputs(",offset", f);
+	if (plan->n_arenas > 1)
+		fputs(",arena", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->label)
+			fputs(p->label[i], f);
+		else
+			fprintf(f, "%" PRId64, p->id[i]);
+		fprintf(f, ",%" PRId32 ",%" PRId64 ",%" PRIu64,
+			p->buf[i].first, (int64_t)p->buf[i].last + 1,
+			p->buf[i].size);
+		if (aligned)
+			fprintf(f, ",%" PRIu32, p->buf[i].align);
+		fprintf(f, ",%" PRIu64, plan->offset[i]);
+		if (plan->n_arenas > 1)
+			fprintf(f, ",%u", (unsigned)plan->arena[i]);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}

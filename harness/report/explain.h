@@ -1,0 +1,133 @@
+/*
+ * `arenabench explain MODEL`: where a model's activation memory goes, how
+ * every fast planner (and the model's own offline plan, if any) does
+ * against the lower bound, and what another strategy or alignment would
+ * save.  Works on .tflite, .graph and .csv (minimalloc) inputs.
+ *
+ * Two layers: ab_explain() computes an ab_explanation (no printing; the
+ * tests read it), and the writers print it as text or JSON.
+ * ab_cmd_explain() is the command: it runs both and prints.
+ * Functions named as actions return 0 or a negative errno (err filled).
+ */
+#ifndef AB_EXPLAIN_H
+#define AB_EXPLAIN_H
+
+#include "bench/bench.h"
+#include "report/offline.h"
+
+/* What main.c hands over.  `load` and `plan.align` already carry the
+ * runtime's conventions with any explicit option applied over them
+ * (main.c's apply_runtime); the *_given flags only say what to report. */
+struct ab_explain_args {
+	const char *path;
+	const char *runtime;          /* "tflite" or "tflm" */
+	struct ab_load_options load;
+	struct ab_plan_options plan;  /* plan.align: the alignment in use */
+	bool align_given, lifetimes_given, round_given;
+	const char *planners;         /* comma list; NULL = by cost class */
+	const char *cost;             /* fast (NULL) | budgeted | all */
+	bool json;
+	const char *plot;             /* .svg/.png/.pdf to draw, or NULL */
+	const char *layout_script;    /* NULL: plots/layout.gp, found from
+					 the working directory or the binary */
+	size_t timeline_rows;         /* 0 = 48; longer schedules are sampled */
+	int timeline_width;           /* 0 = 64 columns */
+};
+
+#define AB_EXPLAIN_TOP 10
+#define AB_EXPLAIN_MAX_ALIGNS 4
+
+/* What explain times: import (load + lifetimes), planning at the
+ * alignment in use (registry planners), at the other alignments, the
+ * checks, and the whole analysis. */
+enum { AB_EXPLAIN_T_IMPORT, AB_EXPLAIN_T_PLAN, AB_EXPLAIN_T_PLAN_OTHER,
+       AB_EXPLAIN_T_CHECKS, AB_EXPLAIN_T_TOTAL, AB_EXPLAIN_T_COUNT };
+
+/* One planner's outcome at one alignment. */
+struct ab_explain_result {
+	const struct ab_planner *planner;
+	uint32_t align;
+	struct ab_row row;            /* valid, error, peak_bytes, exec_mode */
+	bool exec_reused;             /* same offsets as at the alignment in
+					 use: its execution verdict reused */
+};
+
+struct ab_explanation {
+	struct ab_input in;
+	const char *runtime;
+	uint32_t align;
+	enum ab_lifetime_rule lifetimes;
+	uint32_t round_to;
+	bool align_given, lifetimes_given, round_given;
+	bool load_inplace;                 /* --inplace */
+	enum ab_reorder_method reorder_method; /* --reorder */
+	const struct ab_tier_set *tiers;   /* --tier, or NULL */
+
+	uint64_t sum_bytes, lower_bound_bytes;
+	uint64_t weights_bytes;       /* const tensors by shape */
+	uint64_t weights_stored_bytes; /* .tflite: bytes the file holds */
+	uint64_t persistent_bytes;    /* var tensors */
+	bool persistent_in_arena;     /* false under tflm lifetimes */
+
+	int32_t lb_step;              /* first step where the bound is hit */
+	int lb_op;                    /* operator there, -1 if none */
+	size_t n_lb_live;             /* buffers live at lb_step ... */
+	size_t *lb_live;              /* ... by size, largest first */
+	char *symbol;                 /* timeline character of each buffer */
+	size_t n_largest;             /* the AB_EXPLAIN_TOP largest buffers */
+	size_t largest[AB_EXPLAIN_TOP];
+
+	/* string tensors (graph tensor indices) and dynamic shapes */
+	size_t n_strings;
+	size_t *strings;
+	size_t n_dynamic;
+	bool used_dims;
+
+	/* results[planner * n_aligns + a]; aligns[0] is the one in use */
+	size_t n_planners, n_aligns;
+	uint32_t aligns[AB_EXPLAIN_MAX_ALIGNS];
+	struct ab_explain_result *results;
+	bool has_offline;             /* the last planner is `offline` */
+	struct ab_offline_stats offline;
+	size_t invalid;               /* invalid plans among all results */
+	int best;                     /* planner index with the smallest valid
+					 arena at aligns[0], -1 if none */
+	struct ab_plan best_plan;     /* its plan, for the timeline and plot */
+
+	/* milliseconds, wall clock and process CPU, by AB_EXPLAIN_T_* */
+	double wall_ms[AB_EXPLAIN_T_COUNT], cpu_ms[AB_EXPLAIN_T_COUNT];
+};
+
+/* Planners named in a comma list, or (list NULL) every planner of a cost
+ * class (fast, budgeted, all; NULL = fast), registry order; *out is
+ * malloc'd.  -EINVAL names an unknown planner or class. */
+int ab_pick_planners(const char *list, const char *cost,
+		     const struct ab_planner ***out, size_t *n,
+		     struct ab_error *err);
+
+int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
+	       struct ab_error *err);
+void ab_explanation_free(struct ab_explanation *x);
+
+/* The result of planner k at alignment index j. */
+static inline const struct ab_explain_result *
+ab_explain_at(const struct ab_explanation *x, size_t k, size_t j)
+{
+	return &x->results[k * x->n_aligns + j];
+}
+
+/* Writers; `a` gives the timeline size.  0 or -EIO. */
+int ab_explain_write_text(FILE *f, const struct ab_explanation *x,
+			  const struct ab_explain_args *a);
+int ab_explain_write_json(FILE *f, const struct ab_explanation *x);
+
+/* Draws the best plan with plots/layout.gp into a->plot. */
+int ab_explain_plot(const struct ab_explanation *x,
+		    const struct ab_explain_args *a, struct ab_error *err);
+
+/* The command.  Prints to stdout (report) and stderr (errors); returns
+ * main's exit code: 0 every plan valid, 1 an invalid plan was found,
+ * 2 bad usage or input. */
+int ab_cmd_explain(const struct ab_explain_args *a);
+
+#endif

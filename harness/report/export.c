@@ -1,0 +1,338 @@
+/*
+ * `arenabench export`: plan a .tflite model under TFLite Micro's rules,
+ * check the plan, and write a copy carrying it as OfflineMemoryAllocation
+ * metadata (export.h; docs/export.md).  The byte format is
+ * harness/report/export_format.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/export.h"
+#include "core/textio.h"
+
+/* ----------------------------------------------------- plan -> words */
+
+/* One subgraph only: TFLite Micro checks that word 2 equals the tensor
+ * count of all subgraphs, then gives tensor i of *every* subgraph entry i
+ * (micro_allocation_info.cc), while its documentation puts the subgraphs'
+ * offsets one after the other.  A plan for one subgraph of several would
+ * be applied to the others' tensors too. */
+static int check_exportable(const struct ab_input *in, struct ab_error *err)
+{
+	if (!in->is_tflite || !in->has_graph)
+		return ab_fail(err, -EINVAL, "%s: not a .tflite model", in->path);
+	if (in->tflite.n_subgraphs != 1)
+		return ab_fail(err, -ENOTSUP, "%s: the model has %zu subgraphs; export writes plans for single-subgraph models only (TFLite Micro gives tensor i of every subgraph the offset in entry i, while its documentation puts the subgraphs' offsets one after the other: see docs/export.md)",
+			       in->path, in->tflite.n_subgraphs);
+	return 0;
+}
+
+int ab_export_plan_words(const struct ab_input *in, const struct ab_plan *plan,
+			 int32_t **words, size_t *n_words,
+			 struct ab_error *err)
+{
+	const struct ab_problem *p = &in->problem;
+	size_t n = in->graph.n_tensors;
+	int32_t *w;
+	int rc;
+
+	*words = NULL;
+	*n_words = 0;
+	rc = check_exportable(in, err);
+	if (rc)
+		return rc;
+	if (n > INT32_MAX - 3)
+		return ab_fail(err, -EOVERFLOW, "%s: %zu tensors do not fit the int32 count",
+			       in->path, n);
+	w = malloc((n + 3) * sizeof(*w));
+	if (!w)
+		return ab_fail(err, -ENOMEM, "%s: out of memory", in->path);
+	w[0] = AB_EXPORT_FORMAT_VERSION;
+	w[1] = 0;             /* the subgraph the offsets are for */
+	w[2] = (int32_t)n;
+	for (size_t t = 0; t < n; t++)
+		w[3 + t] = -1;
+	for (size_t i = 0; i < p->n; i++) {
+		int32_t t = p->tensor ? p->tensor[i] : -1;
+
+		if (t < 0 || (size_t)t >= n) {
+			free(w);
+			return ab_fail(err, -EINVAL, "%s: buffer %zu of the problem has no model tensor",
+				       in->path, i);
+		}
+		if (plan->offset[i] > INT32_MAX ||
+		    p->buf[i].size > (uint64_t)INT32_MAX - plan->offset[i]) {
+			free(w);
+			return ab_fail(err, -EOVERFLOW, "%s: tensor '%s' at offset %" PRIu64 " (%" PRIu64 " bytes) ends beyond INT32_MAX, the largest offset TFLite Micro stores",
+				       in->path, in->graph.tensors[t].name,
+				       plan->offset[i], p->buf[i].size);
+		}
+		w[3 + t] = (int32_t)plan->offset[i];
+	}
+	*words = w;
+	*n_words = n + 3;
+	return 0;
+}
+
+/* ------------------------------------------------------ the export */
+
+/* The input from model bytes already in memory, as ab_input_load would
+ * make it, under TFLite Micro's rules. */
+static int load_bytes(const uint8_t *bytes, size_t len, const char *path,
+		      const struct ab_tflite_options *topt,
+		      struct ab_input *in, struct ab_error *err)
+{
+	const struct ab_problem_options popt = {
+		.lifetimes = AB_LIFETIMES_TFLM,
+		.round_to = AB_TFLM_ALIGN,
+	};
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->path = strdup(path);
+	if (!in->path)
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	in->is_tflite = true;
+	rc = ab_tflite_parse(bytes, len, path, topt, &in->graph, &in->tflite,
+			     err);
+	if (rc)
+		goto fail;
+	in->has_graph = true;
+	in->family = in->graph.family;
+	in->source = in->graph.source;
+	in->ops = in->graph.n_ops;
+	rc = ab_problem_from_graph(&in->graph, &popt, &in->problem, err);
+	if (!rc)
+		return 0;
+fail:
+	ab_input_free(in);
+	return rc;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* The written bytes, imported again: the plan must come back as written. */
+static int read_back(const uint8_t *bytes, size_t len, const char *path,
+		     const struct ab_tflite_options *topt,
+		     const struct ab_input *in, const int32_t *words,
+		     struct ab_error *err)
+{
+	struct ab_graph g;
+	struct ab_tflite_info info;
+	struct ab_error why;
+	int rc = ab_tflite_parse(bytes, len, path, topt, &g, &info, &why);
+
+	if (rc)
+		return ab_fail(err, -EPROTO, "the exported model does not import (a bug; nothing written): %s",
+			       why.msg);
+	if (!info.has_offline_plan || info.n_offline != in->graph.n_tensors ||
+	    g.n_tensors != in->graph.n_tensors || g.n_ops != in->graph.n_ops ||
+	    memcmp(info.offline_offsets, words + 3,
+		   in->graph.n_tensors * sizeof(*words)))
+		rc = ab_fail(err, -EPROTO, "%s: the exported model does not read back with the plan written (a bug; nothing written)",
+			     path);
+	ab_graph_free(&g);
+	ab_tflite_info_free(&info);
+	return rc;
+}
+
+static void count_tensors(const struct ab_input *in, const int32_t *words,
+			  struct ab_export_report *rep)
+{
+	for (size_t t = 0; t < in->graph.n_tensors; t++) {
+		const struct ab_tensor *tt = &in->graph.tensors[t];
+
+		if (words[3 + t] >= 0) {
+			rep->n_planned++;
+		} else if (tt->kind == AB_KIND_CONST) {
+			rep->n_const++;
+		} else if (tt->kind == AB_KIND_VAR) {
+			rep->n_vars++;
+			rep->var_bytes += ab_align_up(tt->bytes, AB_TFLM_ALIGN);
+		} else if (tt->bytes == 0) {
+			rep->n_empty++;
+		} else {
+			rep->n_runtime++;
+		}
+	}
+}
+
+int ab_export_model(const char *in_path, const char *out_path,
+		    const struct ab_export_options *o,
+		    struct ab_export_report *rep, struct ab_error *err)
+{
+	const struct ab_planner *pl = o->planner ? o->planner
+						 : ab_planner_find("best_of");
+	struct ab_plan_options po = o->plan;
+	struct ab_input in;
+	struct ab_plan plan = { 0 };
+	struct ab_row row = { 0 };
+	struct ab_atomic_file af;
+	int32_t *words = NULL;
+	size_t n_words, len, out_len;
+	uint8_t *out = NULL;
+	char *bytes = NULL;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	po.align = o->align ? o->align : AB_TFLM_ALIGN;
+	if (po.align < AB_TFLM_ALIGN || (po.align & (po.align - 1)))
+		return ab_fail(err, -EINVAL, "%s: --align %u: TFLite Micro starts every arena buffer at a multiple of 16, so the alignment must be a power of two >= 16",
+			       in_path, po.align);
+	if (!pl)
+		return ab_fail(err, -EINVAL, "no planner named best_of is registered");
+	if (!out_path || !*out_path)
+		return ab_fail(err, -EINVAL, "%s: no output file (expected --out OUT.tflite)",
+			       in_path);
+	if (same_file(in_path, out_path))
+		return ab_fail(err, -EEXIST, "%s: the output would overwrite the input; choose another --out",
+			       out_path);
+	rep->planner = pl;
+	rep->align = po.align;
+
+	rc = ab_read_file(in_path, &bytes, &len, err);
+	if (rc)
+		return rc;
+	rc = load_bytes((const uint8_t *)bytes, len, in_path, &o->tflite, &in,
+			err);
+	if (rc)
+		goto out_free_bytes;
+	rep->n_subgraphs = in.tflite.n_subgraphs;
+	rep->n_ops = in.graph.n_ops;
+	rep->n_tensors = in.graph.n_tensors;
+	rep->in_bytes = len;
+	rc = check_exportable(&in, err);
+	if (rc)
+		goto out_free_input;
+
+	rc = ab_plan_alloc(&plan, in.problem.n);
+	if (rc) {
+		rc = ab_fail(err, rc, "%s: out of memory", in_path);
+		goto out_free_input;
+	}
+	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	rc = ab_plan_and_check(&in, pl, &po, AB_LIFETIMES_TFLM, &plan, &row);
+	rep->lower_bound_bytes = row.lower_bound_bytes;
+	rep->arena_bytes = plan.peak;
+	rep->exec_mode = row.exec_mode;
+	rep->plan_valid = !rc && row.valid;
+	if (rc) {
+		rc = ab_fail(err, rc, "%s: planner %s failed: %s", in_path,
+			     pl->name, row.error ? row.error : strerror(-rc));
+		goto out_free_plan;
+	}
+	if (!row.valid) {
+		rc = ab_fail(err, -EPROTO, "%s: the %s plan failed a check, nothing written: %s",
+			     in_path, pl->name, row.error ? row.error : "?");
+		goto out_free_plan;
+	}
+
+	rc = ab_export_plan_words(&in, &plan, &words, &n_words, err);
+	if (!rc)
+		rc = ab_export_attach((const uint8_t *)bytes, len, in_path, words,
+				      n_words, &out, &out_len,
+				      &rep->header_bytes,
+				      &rep->replaced_old_plan, err);
+	if (!rc)
+		rc = read_back(out, out_len, out_path, &o->tflite, &in, words,
+			       err);
+	if (rc)
+		goto out_free_words;
+	count_tensors(&in, words, rep);
+	rep->out_bytes = out_len;
+
+	rc = ab_atomic_open(&af, out_path, err);
+	if (rc)
+		goto out_free_words;
+	if (fwrite(out, 1, out_len, af.f) != out_len) {
+		ab_atomic_abort(&af);
+		rc = ab_fail(err, -EIO, "%s: write error; nothing written",
+			     out_path);
+		goto out_free_words;
+	}
+	rc = ab_atomic_commit(&af, err);
+out_free_words:
+	free(out);
+	free(words);
+out_free_plan:
+	free(row.error);
+	ab_plan_free(&plan);
+out_free_input:
+	ab_input_free(&in);
+out_free_bytes:
+	free(bytes);
+	return rc;
+}
+
+/* ------------------------------------------------------ the command */
+
+static void print_report(const char *in_path, const char *out_path,
+			 const struct ab_export_report *r)
+{
+	printf("input:        %s (%zu operators, %zu tensors)\n", in_path,
+	       r->n_ops, r->n_tensors);
+	printf("planner:      %s (TFLite Micro's rules: lifetimes tflm, sizes rounded to 16, offsets aligned to %u)\n",
+	       r->planner->name, r->align);
+	printf("arena:        %" PRIu64 " bytes for the planned tensors (lower bound %" PRIu64 ")\n",
+	       r->arena_bytes, r->lower_bound_bytes);
+	printf("checks:       valid (geometric check; execution check %s)\n",
+	       ab_exec_mode_name(r->exec_mode));
+	printf("tensors:      %zu planned (an offset each), %zu left to the runtime (-1), %zu constant (in the model), %zu variables (%" PRIu64 " bytes, in the arena's persistent tail), %zu without bytes\n",
+	       r->n_planned, r->n_runtime, r->n_const, r->n_vars, r->var_bytes,
+	       r->n_empty);
+	printf("written:      %s (%zu bytes: %zu in front of the original %zu, which is unchanged)%s\n",
+	       out_path, r->out_bytes, r->header_bytes, r->in_bytes,
+	       r->replaced_old_plan ? "; the old OfflineMemoryAllocation entry was dropped" : "");
+	printf("scratch:      not in this plan.  TFLite Micro's kernels request scratch buffers in Prepare\n"
+	       "              (RequestScratchBufferInArena, at most %d per operator; %zu operators here), and its\n"
+	       "              GreedyMemoryPlanner fits them around the fixed offsets, each live during its operator.\n"
+	       "              Their sizes are not in the model file: they depend on the kernel library and build.\n"
+	       "              The arena head needs %" PRIu64 " bytes plus, at most, the largest total scratch of one operator%s.\n",
+	       AB_TFLM_MAX_SCRATCH_PER_OP, r->n_ops, r->arena_bytes,
+	       r->n_runtime ? " and the tensors left to the runtime" : "");
+}
+
+int ab_cmd_export(const struct ab_export_args *a)
+{
+	struct ab_export_options o = { 0 };
+	struct ab_export_report rep;
+	struct ab_error err = { { 0 } };
+	int rc;
+
+	if (!a->path || !a->out) {
+		fprintf(stderr, "arenabench: export: expected MODEL.tflite --out OUT.tflite\n");
+		return 2;
+	}
+	if (a->planner) {
+		o.planner = ab_planner_find(a->planner);
+		if (!o.planner) {
+			fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n",
+				a->planner);
+			return 2;
+		}
+	}
+	o.align = a->align;
+	o.tflite = a->tflite;
+	o.plan = a->plan;
+	rc = ab_export_model(a->path, a->out, &o, &rep, &err);
+	if (rc) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n",
+			a->out);
+		return rc == -EPROTO ? 1 : 2;
+	}
+	print_report(a->path, a->out, &rep);
+	return 0;
+}

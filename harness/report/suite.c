@@ -1,0 +1,339 @@
+/* `arenabench suite`: planners over minimalloc CSV problems; see suite.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "report/explain.h"
+#include "report/suite.h"
+#include "core/textio.h"
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int names_add(struct names *l, char *s)
+{
+	if (!s)
+		return -ENOMEM;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 32;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(s);
+			return -ENOMEM;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+static void names_free(struct names *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_csv(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 4 && !strcmp(s + n - 4, ".csv");
+}
+
+/* Directories become their *.csv files (sorted, not recursive). */
+static int expand(const struct ab_suite_args *a, struct names *files,
+		  struct ab_error *err)
+{
+	for (size_t i = 0; i < a->n_paths; i++) {
+		const char *path = a->paths[i];
+		struct stat st;
+		struct dirent *e;
+		size_t first = files->n;
+		DIR *d;
+
+		if (stat(path, &st))
+			return ab_fail(err, -errno, "%s: %s", path, strerror(errno));
+		if (!S_ISDIR(st.st_mode)) {
+			if (names_add(files, strdup(path)))
+				return ab_fail(err, -ENOMEM, "out of memory");
+			continue;
+		}
+		d = opendir(path);
+		if (!d)
+			return ab_fail(err, -errno, "%s: %s", path, strerror(errno));
+		while ((e = readdir(d))) {
+			char *f;
+
+			if (e->d_name[0] == '.' || !is_csv(e->d_name))
+				continue;
+			if (asprintf(&f, "%s/%s", path, e->d_name) < 0)
+				f = NULL;
+			if (names_add(files, f)) {
+				closedir(d);
+				return ab_fail(err, -ENOMEM, "out of memory");
+			}
+		}
+		closedir(d);
+		if (files->n == first)
+			return ab_fail(err, -ENOENT, "%s: no .csv problems in this directory (expected minimalloc files NAME.CAPACITY.csv)",
+				       path);
+		qsort(files->v + first, files->n - first, sizeof(*files->v),
+		      cmp_str);
+	}
+	if (!files->n)
+		return ab_fail(err, -EINVAL, "suite: no inputs (expected a directory of minimalloc .csv problems)");
+	return 0;
+}
+
+static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
+		       const char *path, struct ab_suite_problem *sp,
+		       struct ab_error *err)
+{
+	struct ab_load_options load = { 0 };
+	struct ab_plan_options o = a->plan;
+	struct ab_input in;
+	struct ab_plan plan;
+	int rc;
+
+	if (!is_csv(path))
+		return ab_fail(err, -EINVAL, "%s: not a minimalloc .csv problem", path);
+	rc = ab_input_load(path, &load, &in, err);
+	if (rc)
+		return rc;
+	o.align = s->align;
+	sp->name = strdup(in.problem.name ? in.problem.name : path);
+	sp->path = strdup(path);
+	sp->buffers = in.problem.n;
+	sp->capacity_bytes = in.problem.capacity;
+	sp->lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	sp->peak_bytes = calloc(s->n_planners, sizeof(*sp->peak_bytes));
+	sp->valid = calloc(s->n_planners, sizeof(*sp->valid));
+	sp->error = calloc(s->n_planners, sizeof(*sp->error));
+	rc = ab_plan_alloc(&plan, in.problem.n);
+	if (rc || !sp->name || !sp->path || !sp->peak_bytes || !sp->valid ||
+	    !sp->error) {
+		if (!rc)
+			ab_plan_free(&plan);
+		ab_input_free(&in);
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	}
+	for (size_t k = 0; k < s->n_planners; k++) {
+		struct ab_row row = { 0 };
+
+		row.lower_bound_bytes = sp->lower_bound_bytes;
+		ab_plan_and_check(&in, s->planners[k], &o,
+				  AB_LIFETIMES_DEFAULT, &plan, &row);
+		sp->peak_bytes[k] = row.peak_bytes;
+		sp->valid[k] = row.valid;
+		sp->error[k] = row.error;
+		s->invalid += !row.valid;
+	}
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+	return 0;
+}
+
+int ab_suite_run(const struct ab_suite_args *a, struct ab_suite *s,
+		 struct ab_error *err)
+{
+	struct names files = { 0 };
+	time_t start = time(NULL);
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->align = a->plan.align > 1 ? a->plan.align : 1;
+	rc = ab_pick_planners(a->planners, a->cost, &s->planners,
+			      &s->n_planners, err);
+	if (!rc)
+		rc = expand(a, &files, err);
+	if (rc)
+		goto out;
+	s->problems = calloc(files.n, sizeof(*s->problems));
+	if (!s->problems) {
+		rc = ab_fail(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < files.n && !rc; i++) {
+		if (!a->quiet)
+			fprintf(stderr, "[%zu/%zu %lds] %s\n", i + 1, files.n,
+				(long)(time(NULL) - start), files.v[i]);
+		s->n_problems++;
+		rc = run_problem(a, s, files.v[i], &s->problems[i], err);
+	}
+out:
+	names_free(&files);
+	if (rc)
+		ab_suite_free(s);
+	return rc;
+}
+
+void ab_suite_free(struct ab_suite *s)
+{
+	for (size_t i = 0; s->problems && i < s->n_problems; i++) {
+		struct ab_suite_problem *sp = &s->problems[i];
+
+		for (size_t k = 0; sp->error && k < s->n_planners; k++)
+			free(sp->error[k]);
+		free(sp->error);
+		free(sp->name);
+		free(sp->path);
+		free(sp->peak_bytes);
+		free(sp->valid);
+	}
+	free(s->problems);
+	free(s->planners);
+	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ab_suite_write_table(FILE *f, const struct ab_suite *s)
+{
+	double *r = malloc((s->n_problems + 1) * sizeof(*r));
+	size_t name_w = 7;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_problems; i++)
+		if (strlen(s->problems[i].name) > name_w)
+			name_w = strlen(s->problems[i].name);
+	fprintf(f, "minimalloc suite: %zu problems, %zu planners, alignment %u; peak bytes per planner\n",
+		s->n_problems, s->n_planners, s->align);
+	fprintf(f, "(* = above the capacity, ! = invalid plan, = = equals the lower bound)\n\n");
+	fprintf(f, "%-*s %7s %10s %11s", (int)name_w, "problem", "buffers",
+		"capacity", "lower_bound");
+	for (size_t k = 0; k < s->n_planners; k++)
+		fprintf(f, " %*s", (int)(strlen(s->planners[k]->name) > 10 ? strlen(s->planners[k]->name) : 10),
+			s->planners[k]->name);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->n_problems; i++) {
+		const struct ab_suite_problem *sp = &s->problems[i];
+
+		fprintf(f, "%-*s %7zu %10" PRIu64 " %11" PRIu64, (int)name_w,
+			sp->name, sp->buffers, sp->capacity_bytes,
+			sp->lower_bound_bytes);
+		for (size_t k = 0; k < s->n_planners; k++) {
+			size_t w = strlen(s->planners[k]->name);
+			char cell[40];
+
+			if (w < 10)
+				w = 10;
+			if (!sp->valid[k])
+				snprintf(cell, sizeof(cell), "!%" PRIu64, sp->peak_bytes[k]);
+			else
+				snprintf(cell, sizeof(cell), "%" PRIu64 "%s", sp->peak_bytes[k],
+					 sp->capacity_bytes && sp->peak_bytes[k] > sp->capacity_bytes ? "*"
+					 : sp->peak_bytes[k] == sp->lower_bound_bytes ? "=" : " ");
+			fprintf(f, " %*s", (int)w, cell);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%-22s %9s %9s %11s %11s %8s\n", "planner", "valid",
+		"fits_cap", "at_bound", "median_x_lb", "max_x_lb");
+	for (size_t k = 0; k < s->n_planners; k++) {
+		size_t valid = 0, fits = 0, at = 0, m = 0;
+
+		for (size_t i = 0; i < s->n_problems; i++) {
+			const struct ab_suite_problem *sp = &s->problems[i];
+
+			if (!sp->valid[k])
+				continue;
+			valid++;
+			fits += !sp->capacity_bytes || sp->peak_bytes[k] <= sp->capacity_bytes;
+			at += sp->peak_bytes[k] == sp->lower_bound_bytes;
+			if (sp->lower_bound_bytes)
+				r[m++] = (double)sp->peak_bytes[k] / (double)sp->lower_bound_bytes;
+		}
+		qsort(r, m, sizeof(*r), cmp_double);
+		fprintf(f, "%-22s %5zu/%-3zu %5zu/%-3zu %7zu/%-3zu ", s->planners[k]->name,
+			valid, s->n_problems, fits, s->n_problems, at, s->n_problems);
+		if (m)
+			fprintf(f, "%11.4f %8.4f\n",
+				m % 2 ? r[m / 2] : (r[m / 2 - 1] + r[m / 2]) / 2,
+				r[m - 1]);
+		else
+			fprintf(f, "%11s %8s\n", "-", "-");
+	}
+	free(r);
+	return ferror(f) ? -EIO : 0;
+}
+
+int ab_suite_write_csv(FILE *f, const struct ab_suite *s)
+{
+	fputs("problem,buffers,capacity_bytes,lower_bound_bytes,planner,align,valid,peak_bytes\n", f);
+	for (size_t i = 0; i < s->n_problems; i++) {
+		const struct ab_suite_problem *sp = &s->problems[i];
+
+		for (size_t k = 0; k < s->n_planners; k++) {
+			for (const char *c = sp->name; *c; c++)
+				fputc(*c == ',' || *c == '"' ? '_' : *c, f);
+			fprintf(f, ",%zu,%" PRIu64 ",%" PRIu64 ",%s,%u,%s,%" PRIu64 "\n",
+				sp->buffers, sp->capacity_bytes,
+				sp->lower_bound_bytes, s->planners[k]->name,
+				s->align, sp->valid[k] ? "yes" : "no",
+				sp->peak_bytes[k]);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int ab_cmd_suite(const struct ab_suite_args *a)
+{
+	struct ab_error err = { { 0 } };
+	struct ab_atomic_file af;
+	struct ab_suite s;
+	int code = 0;
+
+	if (ab_suite_run(a, &s, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		if (a->out)
+			fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
+		return 2;
+	}
+	ab_suite_write_table(stdout, &s);
+	for (size_t i = 0; i < s.n_problems; i++)
+		for (size_t k = 0; k < s.n_planners; k++)
+			if (!s.problems[i].valid[k])
+				fprintf(stderr, "arenabench: INVALID PLAN: %s, %s: %s\n",
+					s.problems[i].path, s.planners[k]->name,
+					s.problems[i].error[k] ? s.problems[i].error[k] : "?");
+	if (s.invalid)
+		code = 1;
+	if (a->out) {
+		if (ab_atomic_open(&af, a->out, &err)) {
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+			code = 2;
+		} else {
+			ab_suite_write_csv(af.f, &s);
+			if (ab_atomic_commit(&af, &err)) {
+				fprintf(stderr, "arenabench: %s\n", err.msg);
+				code = 2;
+			} else if (!a->quiet) {
+				fprintf(stderr, "arenabench: wrote %zu rows to %s\n",
+					s.n_problems * s.n_planners, a->out);
+			}
+		}
+	}
+	ab_suite_free(&s);
+	return code;
+}
