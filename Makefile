@@ -64,48 +64,48 @@ endif
 BENCH_FLAGS ?=
 
 # `make bench -jN` shards per input over N pinned workers and merges the
-# rows in corpus order (scripts/bench-parallel.sh); plain `make bench` runs
+# rows in corpus order (scripts/study/bench-parallel.sh); plain `make bench` runs
 # the shards one at a time.  The CSV is the same either way.
 JOBS ?= $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
 
 bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
 	@mkdir -p results
-	+@sh scripts/bench-parallel.sh $(BUILD) $(JOBS) results/results.csv $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
+	+@sh scripts/study/bench-parallel.sh $(BUILD) $(JOBS) results/results.csv $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
 
 sweep: $(BIN)
 	@mkdir -p results
-	+@sh scripts/bench-parallel.sh $(BUILD) $(JOBS) results/sweep.csv $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
+	+@sh scripts/study/bench-parallel.sh $(BUILD) $(JOBS) results/sweep.csv $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
 
 baselines: $(BIN)
-	+@sh scripts/baselines.sh $(BUILD) $(JOBS)
+	+@sh scripts/study/baselines.sh $(BUILD) $(JOBS)
 
 transforms: $(BIN)
-	+@sh scripts/transforms.sh $(BUILD) $(JOBS)
+	+@sh scripts/study/transforms.sh $(BUILD) $(JOBS)
 
 sweep-problems: $(GENS)
-	@BUILD=$(BUILD) sh scripts/corpus.sh sweep
+	@BUILD=$(BUILD) sh scripts/study/corpus.sh sweep
 
 corpus: $(GENS) $(BIN)
-	@BUILD=$(BUILD) sh scripts/corpus.sh
-	@BUILD=$(BUILD) sh scripts/corpus-index.sh
+	@BUILD=$(BUILD) sh scripts/study/corpus.sh
+	@BUILD=$(BUILD) sh scripts/study/corpus-index.sh
 
 scaling: $(BIN) sweep-problems
-	@sh scripts/scaling.sh $(BUILD)
+	@sh scripts/study/scaling.sh $(BUILD)
 
 bench-cli: $(BIN) sweep-problems
 	@sh scripts/deps.sh cli
-	@sh scripts/bench-cli.sh $(BUILD)
+	@sh scripts/study/bench-cli.sh $(BUILD)
 
 plots:
 	@sh scripts/deps.sh plots
-	@sh scripts/plots.sh
+	@sh plots/plots.sh
 
 paper: plots
 	@sh scripts/deps.sh paper
-	@sh scripts/paper.sh
+	@sh paper/gen/paper.sh
 
 reference: $(BIN)
-	@sh scripts/reference.sh $(BUILD)
+	@sh scripts/study/reference.sh $(BUILD)
 
 FUZZ_SECONDS ?= 600
 fuzz:

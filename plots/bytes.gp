@@ -5,7 +5,7 @@
 #   aligned plan came out smaller, is drawn hatched below the
 #   fragmentation top, from the aligned peak up to the align-1 peak).
 # A bar far taller than the others (usually linear) is cut off and labelled.
-# Input: $datadir/bytes.csv and results.gp (scripts/plotdata.awk).
+# Input: $datadir/bytes.csv and results.gp (plots/plotdata.awk).
 
 load datadir . "/results.gp"
 # Wide on screen; at the paper's text width for the PDF, so that the

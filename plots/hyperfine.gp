@@ -2,9 +2,9 @@
 # One bar per command measured by hyperfine: mean with +-1 standard
 # deviation, and the fastest/slowest run as small triangles.  Log time axis.
 # Bars are in the planner's colour when the CSV names the planner
-# (scripts/bench-cli.sh's rows), else blue.
+# (scripts/study/bench-cli.sh's rows), else blue.
 # Input: $datadir/hyperfine.csv (idx,command,planner,mean,stddev,min,max in
-# seconds, re-selected by name by scripts/plotdata.awk), hyperfine.gp.
+# seconds, re-selected by name by plots/plotdata.awk), hyperfine.gp.
 
 load datadir . "/hyperfine.gp"
 _pdf = out[strlen(out) - 3:] eq ".pdf"

@@ -2,7 +2,7 @@
 # planner on each graph?  Heat map of peak_bytes / lower_bound_bytes, one
 # row per graph (grouped by family, in corpus order), one column per planner,
 # at one alignment (align_ratio, stated in the title).
-# Input: $datadir/overhead.csv, graphs.csv, families.csv (scripts/plotdata.awk).
+# Input: $datadir/overhead.csv, graphs.csv, families.csv (plots/plotdata.awk).
 # Call: gnuplot -e "datadir='plots/out/data'; out='x.svg'" plots/overhead.gp
 
 load datadir . "/results.gp"

@@ -5,7 +5,7 @@
 # log(buffers) over the completed runs, its slope in the legend
 # (1 = linear, 2 = quadratic).
 # Input: $datadir/scaling_<planner>.csv (buffers,plan_ns,status_ok) and
-# scaling.gp (scripts/plotdata.awk, mode=scaling).
+# scaling.gp (plots/plotdata.awk, mode=scaling).
 
 load datadir . "/scaling.gp"
 # The legend goes below the plot, two columns: taller with many planners.

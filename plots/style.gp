@@ -7,9 +7,9 @@
 #  - the output terminal chosen from the extension of `out`
 #    (.svg, .png or .pdf), with sizes for the web and the paper;
 #  - the caption naming the machine and revision (meta_caption, written by
-#    scripts/plots.sh into $datadir/meta.gp).
+#    plots/plots.sh into $datadir/meta.gp).
 #
-# scripts/plots.sh reads `planner_names` below to order legends: the listed
+# plots/plots.sh reads `planner_names` below to order legends: the listed
 # planners first, in this order, then any other planner alphabetically.
 
 # Order = legend order.  linear is the no-reuse baseline: black.

@@ -3,7 +3,7 @@
 # over the graphs of one family (the real-architecture zoo unless it is
 # absent), one line per planner.
 # Input: $datadir/sweep_<planner>.csv (align,padding_bytes,graphs), sweep.gp.
-# sweep_src (from scripts/plots.sh) says which CSV the aligns came from.
+# sweep_src (from plots/plots.sh) says which CSV the aligns came from.
 
 load datadir . "/sweep.gp"
 load ARG0[1:strstrt(ARG0, "sweep.gp") - 1] . "style.gp"

@@ -159,7 +159,7 @@ Test(corpus, zoo_is_deterministic_and_committed)
 	run("'%s/zoo' '%s' 2>/dev/null", gen_dir(), b);
 	cr_expect_geq(same_dirs(a, b, ".graph"), 20);
 	cr_expect_geq(same_dirs(a, "graphs/zoo", ".graph"), 20,
-		      "graphs/zoo differs from the generator: run scripts/corpus.sh");
+		      "graphs/zoo differs from the generator: run scripts/study/corpus.sh");
 	rmtree(a);
 	rmtree(b);
 	free(a);
@@ -177,7 +177,7 @@ Test(corpus, synthetic_is_deterministic_and_committed)
 	run("'%s/synthetic' --corpus '%s'", gen_dir(), b);
 	cr_expect_geq(same_dirs(a, b, ".graph"), 27);
 	cr_expect_geq(same_dirs(a, "graphs/synthetic", ".graph"), 27,
-		      "graphs/synthetic differs from the generator: run scripts/corpus.sh");
+		      "graphs/synthetic differs from the generator: run scripts/study/corpus.sh");
 	rmtree(a);
 	rmtree(b);
 	free(a);
@@ -197,7 +197,7 @@ Test(corpus, sweep_is_deterministic_and_committed)
 	cr_expect_eq(same_dirs(a, "graphs/sweep", ".tsv"), 1);
 	cr_expect_eq(same_dirs(a, b, ".csv"), 6);
 	cr_expect_eq(same_dirs(a, "graphs/sweep", ".csv"), 6,
-		     "graphs/sweep differs from the generator: run scripts/corpus.sh");
+		     "graphs/sweep differs from the generator: run scripts/study/corpus.sh");
 	rmtree(a);
 	rmtree(b);
 	free(a);

@@ -1,6 +1,6 @@
 /*
  * `arenabench scale`: one (input, planner) measurement for the scaling
- * study (scripts/scaling.sh runs one process per measurement, so the peak
+ * study (scripts/study/scaling.sh runs one process per measurement, so the peak
  * resident size belongs to that planner and size alone).
  */
 #ifndef AB_SCALE_H

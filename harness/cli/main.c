@@ -38,7 +38,7 @@ static void usage(FILE *f)
 	      "  explain MODEL             where a model's memory goes, every fast planner against\n"
 	      "                            the lower bound (--runtime tflite|tflm, --json, --plot F.svg)\n"
 	      "  suite DIR...              planners over minimalloc CSV problems vs capacity [--out F]\n"
-	      "  scale FILE --planner P    one scaling measurement as a CSV row (scripts/scaling.sh)\n"
+	      "  scale FILE --planner P    one scaling measurement as a CSV row (scripts/study/scaling.sh)\n"
 	      "  export MODEL --out OUT    a copy of a .tflite carrying a checked plan as TFLite Micro's\n"
 	      "                            OfflineMemoryAllocation metadata [--planner P (best_of)] [--align N (16)]\n"
 	      "\n"

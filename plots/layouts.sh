@@ -1,7 +1,7 @@
 #!/bin/sh
-# scripts/layouts.sh DATADIR OUTDIR "FORMATS": one plan-layout figure per
+# plots/layouts.sh DATADIR OUTDIR "FORMATS": one plan-layout figure per
 # planner for the same graph (plots/layout.gp), for side-by-side comparison.
-# Called by scripts/plots.sh.  Needs build/arenabench (plan --emit-plan
+# Called by plots/plots.sh.  Needs build/arenabench (plan --emit-plan
 # --emit-live).  The graph is $LAYOUT_GRAPH, else a mid-sized zoo graph of
 # the results (see below), else graphs/starter/chain_24k.graph; the
 # alignment is $LAYOUT_ALIGN (default 64).  The planners are those of the

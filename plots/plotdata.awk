@@ -1,4 +1,4 @@
-# scripts/plotdata.awk: turns a checked results CSV into the small tables the
+# plots/plotdata.awk: turns a checked results CSV into the small tables the
 # gnuplot scripts in plots/ draw.  Columns are found by header name; derived
 # ratios are computed here, never stored in results/.
 #
@@ -111,7 +111,7 @@ mode == "scaling" {
 
 # ---------------------------------------------------------------- hyperfine
 # hyperfine's own --export-csv (mean, stddev, min, max) or the rows of
-# scripts/bench-cli.sh (mean_s, ... plus kind, input, buffers, planner).
+# scripts/study/bench-cli.sh (mean_s, ... plus kind, input, buffers, planner).
 function hv(name) { return (name in col) ? $(col[name]) : $(col[name "_s"]) }
 mode == "hyperfine" {
 	nh++

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/plots.sh: redraws every figure from the results CSVs (`make plots`).
+# plots/plots.sh: redraws every figure from the results CSVs (`make plots`).
 #
 # Reads results/results.csv (the local run) when present, else the committed
 # reference results/reference/results.csv, plus the optional scaling.csv,
@@ -62,7 +62,7 @@ unquote() {
 # check FILE NEED UINT SINT REAL ENUMS [UOPT]: exits on the first problem.
 check() {
 	awk -F, -v need="$2" -v uint="$3" -v sint="$4" -v real="$5" -v enums="$6" -v uopt="${7:-}" \
-		-f scripts/csvcheck.awk "$1" || exit 1
+		-f scripts/lib/csvcheck.awk "$1" || exit 1
 }
 
 # Optional CSVs: the local run's, else the committed reference's (said),
@@ -96,11 +96,11 @@ fi
 if [ -n "$hyperfine_csv" ]; then
 	unquote "$hyperfine_csv" > "$data/hyperfine.in"
 	# Messages name the original file.
-	# hyperfine's own columns, or scripts/bench-cli.sh's (mean_s, ...).
+	# hyperfine's own columns, or scripts/study/bench-cli.sh's (mean_s, ...).
 	hf_cols="mean,stddev,min,max"
 	head -n 1 "$data/hyperfine.in" | grep -Eq '(^|,)mean_s(,|$)' && hf_cols="mean_s,stddev_s,min_s,max_s"
 	awk -F, -v need="command,$hf_cols" -v real="$hf_cols" \
-		-f scripts/csvcheck.awk "$data/hyperfine.in" 2>"$data/hyperfine.err" || {
+		-f scripts/lib/csvcheck.awk "$data/hyperfine.in" 2>"$data/hyperfine.err" || {
 		sed "s|^$data/hyperfine.in|$hyperfine_csv|" "$data/hyperfine.err" >&2
 		exit 1
 	}
@@ -142,7 +142,7 @@ done
 
 awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
-	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/common.awk -f scripts/plotdata.awk "$dir/results.csv"
+	-v bytes_graphs="${BYTES_GRAPHS:-}" -f scripts/lib/common.awk -f plots/plotdata.awk "$dir/results.csv"
 
 # draw NAME [VARS]: plots/NAME.gp once per format, the formats in parallel.
 draw() {
@@ -166,7 +166,7 @@ draw cdf
 
 # 4. scaling (optional).
 if [ -n "$scaling_csv" ]; then
-	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/common.awk -f scripts/plotdata.awk "$scaling_csv"
+	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$scaling_csv"
 	draw scaling "meta_name='meta_scaling'"
 else
 	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
@@ -175,7 +175,7 @@ fi
 
 # 5. plan layouts: one per planner for one graph, when the CLI can emit them.
 if [ -x build/arenabench ]; then
-	if RESULTS_CSV="$dir/results.csv" sh scripts/layouts.sh "$data" "$out" "$formats"; then
+	if RESULTS_CSV="$dir/results.csv" sh plots/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"
@@ -197,12 +197,12 @@ else
 	sweep_file=$dir/results.csv
 	sweep_meta=""
 fi
-awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/common.awk -f scripts/plotdata.awk "$sweep_file"
+awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$sweep_file"
 draw sweep "$sweep_meta sweep_src='$sweep_src'"
 
 # 7. whole-command times (optional).
 if [ -n "$hyperfine_csv" ]; then
-	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/common.awk -f scripts/plotdata.awk "$data/hyperfine.in"
+	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/lib/common.awk -f plots/plotdata.awk "$data/hyperfine.in"
 	draw hyperfine "meta_name='meta_hyperfine'"
 else
 	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Regenerates the corpus from the generators in graphs/gen/.
 #
-#   scripts/corpus.sh            graphs/zoo, graphs/synthetic, graphs/sweep
+#   scripts/study/corpus.sh            graphs/zoo, graphs/synthetic, graphs/sweep
 #                                (the committed files; 10^2 and 10^3 sweep)
-#   scripts/corpus.sh sweep      BUILD/sweep/: the scale sweep, 10^2..10^6
+#   scripts/study/corpus.sh sweep      BUILD/sweep/: the scale sweep, 10^2..10^6
 #                                buffers, seeds 1-3, plus BUILD/sweep/index.tsv
 #
 # BUILD (default: build) names the build directory holding gen/zoo,
@@ -13,7 +13,7 @@
 set -eu
 
 BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 gens="$BUILD/gen/zoo $BUILD/gen/synthetic $BUILD/gen/sweep"
 for g in $gens; do
@@ -51,7 +51,7 @@ sweep)
 	echo "corpus: scale sweep in $BUILD/sweep/ (index: $BUILD/sweep/index.tsv)" >&2
 	;;
 *)
-	echo "usage: scripts/corpus.sh [committed|sweep]   (env BUILD=dir)" >&2
+	echo "usage: scripts/study/corpus.sh [committed|sweep]   (env BUILD=dir)" >&2
 	exit 2
 	;;
 esac

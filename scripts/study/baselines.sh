@@ -4,7 +4,7 @@
 # (+ .meta).  This is the study behind the paper's planner table (issue 7):
 # peak / lower bound per corpus set, planning time, proven optima.
 #
-#   sh scripts/baselines.sh [BUILD] [JOBS]
+#   sh scripts/study/baselines.sh [BUILD] [JOBS]
 #
 # Sets (each skipped with a message when absent):
 #   minimalloc  ../shared/problems/minimalloc/*.csv (A..K)
@@ -16,7 +16,7 @@
 set -eu
 BUILD=${1:-build}
 JOBS=${2:-1}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 shared=${SHARED_DIR:-../shared}
 safety=${BASELINES_SAFETY:-10}
 timing=${BASELINES_TIMING:---benchmark_repetitions=1 --benchmark_min_time=0.01}
@@ -37,5 +37,5 @@ done
 [ "$found" = 1 ] || echo "baselines: no $shared/models/*/: the shared .tflite models are skipped" >&2
 
 # shellcheck disable=SC2086
-exec sh scripts/bench-parallel.sh "$BUILD" "$JOBS" results/baselines.csv "$@" -- \
+exec sh scripts/study/bench-parallel.sh "$BUILD" "$JOBS" results/baselines.csv "$@" -- \
 	--cost all --align 1 --safety-seconds "$safety" $timing

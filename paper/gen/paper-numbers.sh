@@ -1,12 +1,12 @@
 #!/bin/sh
-# scripts/paper-numbers.sh: writes paper/generated/*.tex (table bodies and
+# paper/gen/paper-numbers.sh: writes paper/generated/*.tex (table bodies and
 # \newcommand macros) from the results CSVs, so that every number in the
-# paper comes from them.  Same source rule as scripts/plots.sh: the local
+# paper comes from them.  Same source rule as plots/plots.sh: the local
 # run results/results.csv, else results/reference/.
 # Environment: RESULTS_DIR (instead of results/), PAPER_ALIGN (alignment of
 # the tables; default: the smallest in the CSV, as in figures 1 and 3).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 res=${RESULTS_DIR:-results}
 gen=paper/generated
 
@@ -24,13 +24,13 @@ say "numbers from the $origin: $dir/results.csv"
 
 awk -F, -v need="graph,family,buffers,ops,sum_bytes,lower_bound_bytes,planner,cost_class,align,valid,peak_bytes,plan_ns" \
 	-v uint="buffers,ops,sum_bytes,lower_bound_bytes,align,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
-	-f scripts/csvcheck.awk "$dir/results.csv"
+	-f scripts/lib/csvcheck.awk "$dir/results.csv"
 
 rm -rf "$gen.tmp"
 mkdir -p "$gen.tmp"
 known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
 awk -F, -v dir="$gen.tmp" -v known="$known" -v align="${PAPER_ALIGN:-}" \
-	-f scripts/common.awk -f scripts/paper-numbers.awk "$dir/results.csv"
+	-f scripts/lib/common.awk -f paper/gen/paper-numbers.awk "$dir/results.csv"
 
 # The machine and revision.
 awk -v origin="$origin" -v file="$dir/results.meta" -v csv="$dir/results.csv" '
@@ -53,7 +53,7 @@ awk -v origin="$origin" -v file="$dir/results.meta" -v csv="$dir/results.csv" '
 	}' > "$gen.tmp/meta.tex"
 [ -f "$dir/results.meta" ] || say "no $dir/results.meta: the machine is 'unknown' in the paper"
 
-awk -f scripts/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
+awk -f paper/gen/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
 
 # Scaling slopes (optional): the local run's, else the committed
 # reference's (said), as the plots do.
@@ -71,7 +71,7 @@ scaling_csv=$(optional_csv scaling.csv "the scaling table")
 # Scaling slopes (optional).
 if [ -f "$scaling_csv" ]; then
 	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers" -v uopt="plan_ns" \
-		-v enums="status=ok|timed_out" -f scripts/csvcheck.awk "$scaling_csv"
+		-v enums="status=ok|timed_out" -f scripts/lib/csvcheck.awk "$scaling_csv"
 	awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
@@ -101,9 +101,9 @@ base_csv=$(optional_csv baselines.csv "the planner table")
 if [ -f "$base_csv" ]; then
 	awk -F, -v need="graph,family,planner,cost_class,lower_bound_bytes,valid,peak_bytes,optimal,plan_ns" \
 		-v uint="lower_bound_bytes,peak_bytes" -v uopt="plan_ns" -v enums="valid=yes|no" \
-		-f scripts/csvcheck.awk "$base_csv"
+		-f scripts/lib/csvcheck.awk "$base_csv"
 	awk -F, -v dir="$gen.tmp" -v published=paper/data/minimalloc-published.csv \
-		-f scripts/common.awk -f scripts/baselines-table.awk "$base_csv"
+		-f scripts/lib/common.awk -f paper/gen/baselines-table.awk "$base_csv"
 else
 	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
 fi
@@ -114,13 +114,13 @@ tr_csv=$(optional_csv transforms.csv "the transforms section")
 if [ -f "$tr_csv" ]; then
 	awk -F, -v need="graph,family,planner,options,valid,lower_bound_bytes,lower_bound_original_bytes,peak_bytes" \
 		-v uint="lower_bound_bytes,lower_bound_original_bytes,peak_bytes" -v uopt="plan_ns,reorder_ns" -v enums="valid=yes|no" \
-		-f scripts/csvcheck.awk "$tr_csv"
-	awk -F, -v dir="$gen.tmp" -f scripts/common.awk -f scripts/transforms-table.awk "$tr_csv"
+		-f scripts/lib/csvcheck.awk "$tr_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/lib/common.awk -f paper/gen/transforms-table.awk "$tr_csv"
 else
 	say "no transforms.csv (local or reference): the paper has no transforms section (run 'make transforms')"
 fi
 
-# Plan layouts drawn by scripts/plots.sh (scripts/layouts.sh), if any.
+# Plan layouts drawn by plots/plots.sh (plots/layouts.sh), if any.
 lay=${PLOTS_OUT:-plots/out}/data/layout.gp
 if [ -f "$lay" ]; then
 	awk -v outdir="${PLOTS_OUT:-plots/out}" '
@@ -148,7 +148,7 @@ if [ -f "$lay" ]; then
 		}' "$lay" > "$gen.tmp/fig-layout.tex"
 else
 	say "no plan layouts in ${PLOTS_OUT:-plots/out} (they need build/arenabench)"
-	printf '%% no plan layouts were drawn (scripts/layouts.sh needs build/arenabench)\n' > "$gen.tmp/fig-layout.tex"
+	printf '%% no plan layouts were drawn (plots/layouts.sh needs build/arenabench)\n' > "$gen.tmp/fig-layout.tex"
 fi
 
 rm -rf "$gen"

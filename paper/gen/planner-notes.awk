@@ -1,4 +1,4 @@
-# scripts/planner-notes.awk: the header comment of each planners/*.c as
+# paper/gen/planner-notes.awk: the header comment of each planners/*.c as
 # LaTeX (paper/generated/planners.tex), so the paper describes exactly the
 # planners in the tree.  A header reads
 #   name: one-line summary.
@@ -6,7 +6,7 @@
 #   Complexity: ...  Source: ...  Weak spots: ...  (also Ties, Alignment)
 # Labels are optional; text before the first label belongs to the summary.
 #
-#   awk -f scripts/planner-notes.awk planners/*.c > planners.tex
+#   awk -f paper/gen/planner-notes.awk planners/*.c > planners.tex
 
 function tex(s,    out, pre) {
 	gsub(/\\/, "\001", s)

@@ -1,4 +1,4 @@
-# scripts/baselines-table.awk: the paper's planner table (issue 7) from
+# paper/gen/baselines-table.awk: the paper's planner table (issue 7) from
 # results/baselines.csv (columns found by name).  Writes into $dir:
 #   tab-baselines.tex   per planner: peak / lower bound (geometric mean) on
 #                       minimalloc's suite and on the real corpus, graphs at
@@ -9,7 +9,7 @@
 #                       excluded), exact ($^*$: proven optimal)
 #   baselines.tex       \newcommand macros quoted in the text
 #
-#   awk -F, -v dir=paper/generated -f scripts/common.awk -f scripts/baselines-table.awk FILE
+#   awk -F, -v dir=paper/generated -f scripts/lib/common.awk -f paper/gen/baselines-table.awk FILE
 # Rows with valid != yes never count as results: they are listed in the
 # "invalid" column, so a broken planner cannot improve its own row.
 

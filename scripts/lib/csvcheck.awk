@@ -1,7 +1,7 @@
-# scripts/csvcheck.awk: checks a results CSV before anything is drawn from it.
+# scripts/lib/csvcheck.awk: checks a results CSV before anything is drawn from it.
 #
 #   awk -F, -v need="graph,planner" -v uint="peak_bytes" -v sint="padding_bytes" \
-#       -v real="mean" -v enums="status=ok|timed_out" -f scripts/csvcheck.awk FILE
+#       -v real="mean" -v enums="status=ok|timed_out" -f scripts/lib/csvcheck.awk FILE
 #
 # need:  columns that must be in the header
 # uint:  columns holding non-negative integers

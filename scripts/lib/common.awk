@@ -1,5 +1,5 @@
-# scripts/common.awk: helpers shared by the awk scripts that turn CSVs into
-# figures and LaTeX (load it first: awk -f scripts/common.awk -f X.awk).
+# scripts/lib/common.awk: helpers shared by the awk scripts that turn CSVs into
+# figures and LaTeX (load it first: awk -f scripts/lib/common.awk -f X.awk).
 
 # LaTeX-escapes s; tt(s) sets it in \texttt.
 function tex(s) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make bench` on several cores: one shard per input, merged in corpus order.
 #
-#   sh scripts/bench-parallel.sh BUILD JOBS OUT INPUT... [-- BENCH_FLAGS...]
+#   sh scripts/study/bench-parallel.sh BUILD JOBS OUT INPUT... [-- BENCH_FLAGS...]
 #
 # INPUTs are files or directories (expanded like `arenabench bench` does:
 # .graph/.csv/.tflite, sorted by name, not recursive; order of the INPUTs
@@ -19,12 +19,12 @@
 # kept, as `arenabench bench` does), 2 on error.
 set -eu
 
-[ $# -ge 4 ] || { echo "usage: scripts/bench-parallel.sh BUILD JOBS OUT INPUT... [-- BENCH_FLAGS...]" >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: scripts/study/bench-parallel.sh BUILD JOBS OUT INPUT... [-- BENCH_FLAGS...]" >&2; exit 2; }
 BUILD=$1 JOBS=$2 OUT=$3
 shift 3
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${ARENABENCH:-$BUILD/arenabench}
-case $JOBS in '' | *[!0-9]* | 0) echo "scripts/bench-parallel.sh: JOBS must be a positive integer, got '$JOBS'" >&2; exit 2 ;; esac
+case $JOBS in '' | *[!0-9]* | 0) echo "scripts/study/bench-parallel.sh: JOBS must be a positive integer, got '$JOBS'" >&2; exit 2 ;; esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-shards.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -37,13 +37,13 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	elif [ -f "$1" ]; then
 		echo "$1" >> "$tmp/inputs"
 	else
-		echo "scripts/bench-parallel.sh: $1: no such file or directory" >&2
+		echo "scripts/study/bench-parallel.sh: $1: no such file or directory" >&2
 		exit 2
 	fi
 	shift
 done
 [ $# -gt 0 ] && shift # the --
-[ -s "$tmp/inputs" ] || { echo "scripts/bench-parallel.sh: no inputs" >&2; exit 2; }
+[ -s "$tmp/inputs" ] || { echo "scripts/study/bench-parallel.sh: no inputs" >&2; exit 2; }
 
 SHARDS=$BUILD/shards
 rm -rf "$SHARDS"
@@ -54,7 +54,7 @@ cpus=$(taskset -pc $$ 2>/dev/null | awk -F': ' '{ print $2 }' | tr ',' '\n' |
 	awk -F- 'NF == 2 { for (c = $1; c <= $2; c++) print c; next } { print $1 }')
 ncpu=$(echo "$cpus" | grep -c . || true)
 if [ "$JOBS" -gt 1 ] && { ! command -v taskset >/dev/null || [ "$ncpu" -lt "$JOBS" ]; }; then
-	echo "scripts/bench-parallel.sh: cannot pin $JOBS workers to distinct cores; running shards one at a time" >&2
+	echo "scripts/study/bench-parallel.sh: cannot pin $JOBS workers to distinct cores; running shards one at a time" >&2
 	JOBS=1
 fi
 pinning=none
@@ -85,18 +85,18 @@ while [ "$w" -lt "$JOBS" ]; do
 done
 wait || true
 if ls "$tmp"/failed.* >/dev/null 2>&1; then
-	echo "scripts/bench-parallel.sh: a shard failed; $OUT is unchanged" >&2
+	echo "scripts/study/bench-parallel.sh: a shard failed; $OUT is unchanged" >&2
 	exit 2
 fi
 
 # Merge: shards are numbered in corpus order; one header.
 first=$SHARDS/00000.csv
-[ -f "$first" ] || { echo "scripts/bench-parallel.sh: no shard written" >&2; exit 2; }
+[ -f "$first" ] || { echo "scripts/study/bench-parallel.sh: no shard written" >&2; exit 2; }
 {
 	head -n 1 "$first"
 	for s in "$SHARDS"/[0-9]*.csv; do
 		if [ "$(head -n 1 "$s")" != "$(head -n 1 "$first")" ]; then
-			echo "scripts/bench-parallel.sh: $s has a different header" >&2
+			echo "scripts/study/bench-parallel.sh: $s has a different header" >&2
 			exit 2
 		fi
 		tail -n +2 "$s"
@@ -104,7 +104,7 @@ first=$SHARDS/00000.csv
 } > "$tmp/merged.csv"
 {
 	grep -v '^command=' "$SHARDS/00000.meta"
-	echo "command=sh scripts/bench-parallel.sh $BUILD $JOBS $OUT ($total inputs, one arenabench bench per input) $*"
+	echo "command=sh scripts/study/bench-parallel.sh $BUILD $JOBS $OUT ($total inputs, one arenabench bench per input) $*"
 	echo "parallel_jobs=$JOBS"
 	echo "pinning=$pinning"
 	echo "shards=$total"

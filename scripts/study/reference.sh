@@ -3,7 +3,7 @@
 # (CSVs, their .meta sidecars with the machine, and the figures they feed).
 # CI never runs this; commit the result deliberately.
 #
-#   sh scripts/reference.sh [BUILD]
+#   sh scripts/study/reference.sh [BUILD]
 #
 # Steps (each writes into results/ first, then is copied):
 #   1. make bench      default corpus, fast planners, aligns 1,16,64, timed
@@ -20,7 +20,7 @@
 # reference run never clobbers a user's own run.
 set -eu
 BUILD=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ref=results/reference
 jobs=${REF_JOBS:-2}
 mkdir -p "$ref" "$ref/figures"
@@ -62,5 +62,5 @@ for f in results/*.csv results/*.meta; do
 	[ -e "$f" ] && cp "$f" "$ref/"
 done
 say "7/7 figures from $ref"
-RESULTS_DIR="$ref" PLOTS_OUT="$ref/figures" FORMATS="svg png" sh scripts/plots.sh
+RESULTS_DIR="$ref" PLOTS_OUT="$ref/figures" FORMATS="svg png" sh plots/plots.sh
 say "done: $ref (commit it on purpose)"

@@ -2,7 +2,7 @@
 # make transforms: what operator reordering and in-place reuse add on top of
 # placement (issue 8) -> results/transforms.csv (+ .meta).
 #
-#   sh scripts/transforms.sh [BUILD] [JOBS]
+#   sh scripts/study/transforms.sh [BUILD] [JOBS]
 #
 # The zoo and the synthetic families are benched four times, at alignment 1,
 # with TRANSFORM_PLANNERS (default: xla_best_fit, the best single fast
@@ -19,7 +19,7 @@
 set -eu
 BUILD=${1:-build}
 JOBS=${2:-1}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 planners=${TRANSFORM_PLANNERS:-xla_best_fit,tflm_greedy}
 work=$BUILD/transforms
 rm -rf "$work"
@@ -30,7 +30,7 @@ for flags in "" "--inplace" "--reorder beam" "--inplace --reorder beam"; do
 	k=$((k + 1))
 	echo "transforms: run $k/4: ${flags:-(no transform)}" >&2
 	# shellcheck disable=SC2086
-	sh scripts/bench-parallel.sh "$BUILD" "$JOBS" "$work/$k.csv" graphs/zoo graphs/synthetic -- \
+	sh scripts/study/bench-parallel.sh "$BUILD" "$JOBS" "$work/$k.csv" graphs/zoo graphs/synthetic -- \
 		--planners "$planners" --align 1 $flags
 done
 {

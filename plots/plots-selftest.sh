@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/plots-selftest.sh: checks that scripts/plots.sh rejects malformed
+# plots/plots-selftest.sh: checks that plots/plots.sh rejects malformed
 # CSVs with FILE:LINE: column messages, skips missing optional CSVs, and
 # draws every figure from a small well-formed results set.  Needs gnuplot.
 # Exit status 0 when every case behaves.
@@ -31,7 +31,7 @@ good() {
 expect() {
 	name=$1 want=$2 pattern=$3
 	set +e
-	RESULTS_DIR="$tmp/r" PLOTS_OUT="$tmp/out" FORMATS=png sh scripts/plots.sh >"$tmp/log" 2>&1
+	RESULTS_DIR="$tmp/r" PLOTS_OUT="$tmp/out" FORMATS=png sh plots/plots.sh >"$tmp/log" 2>&1
 	got=$?
 	set -e
 	if { [ "$want" = 0 ] && [ "$got" != 0 ]; } || { [ "$want" != 0 ] && [ "$got" = 0 ]; } ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench-cli: whole-command wall times with hyperfine.
 #
-#   sh scripts/bench-cli.sh [BUILD]   -> results/hyperfine.csv (+ .meta)
+#   sh scripts/study/bench-cli.sh [BUILD]   -> results/hyperfine.csv (+ .meta)
 #
 # Measured (CLI_WARMUP [1] warmup runs, CLI_RUNS [5] timed runs each):
 #  - `arenabench plan FILE --planner P` for every registered planner on the
@@ -19,7 +19,7 @@
 set -eu
 
 BUILD=${1:-${BUILD:-build}}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${ARENABENCH:-$BUILD/arenabench}
 WARMUP=${CLI_WARMUP:-1}
 RUNS=${CLI_RUNS:-5}
@@ -28,8 +28,8 @@ LIMIT=${CLI_LIMIT:-10}
 OUT=results/hyperfine.csv
 META=results/hyperfine.meta
 
-command -v hyperfine >/dev/null || { echo "scripts/bench-cli.sh: hyperfine missing (sh scripts/deps.sh cli)" >&2; exit 2; }
-[ -x "$BIN" ] || { echo "scripts/bench-cli.sh: $BIN not built" >&2; exit 2; }
+command -v hyperfine >/dev/null || { echo "scripts/study/bench-cli.sh: hyperfine missing (sh scripts/deps.sh cli)" >&2; exit 2; }
+[ -x "$BIN" ] || { echo "scripts/study/bench-cli.sh: $BIN not built" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p results
@@ -72,7 +72,7 @@ buffers_of() {
 
 for g in $BIG; do
 	f=graphs/zoo/$g.graph
-	[ -f "$f" ] || { echo "scripts/bench-cli.sh: $f not found" >&2; exit 2; }
+	[ -f "$f" ] || { echo "scripts/study/bench-cli.sh: $f not found" >&2; exit 2; }
 	b=$(buffers_of "$f")
 	for p in $PLANNERS; do
 		run_one graph "$f" "$b" "$p" "$WARMUP" "$RUNS" "$BIN plan $f --planner $p"
@@ -97,9 +97,9 @@ run_one bench "graphs/starter graphs/zoo graphs/synthetic" "" "fast" 1 "$BENCH_R
 
 # Metadata: the harness's writer (arenabench scale --write-meta), or the
 # sidecar of that bench run when the scale hook is not built in.
-if ! "$BIN" scale --write-meta "$tmp/meta" sh scripts/bench-cli.sh "$BUILD" 2>/dev/null; then
+if ! "$BIN" scale --write-meta "$tmp/meta" sh scripts/study/bench-cli.sh "$BUILD" 2>/dev/null; then
 	grep -v '^command=' "$tmp/bench.meta" > "$tmp/meta"
-	echo "command=sh scripts/bench-cli.sh $BUILD" >> "$tmp/meta"
+	echo "command=sh scripts/study/bench-cli.sh $BUILD" >> "$tmp/meta"
 fi
 {
 	echo "hyperfine=$(hyperfine --version | awk '{ print $2 }')"

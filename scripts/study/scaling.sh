@@ -2,7 +2,7 @@
 # make scaling: planning time and peak resident size from 10^2 to 10^6
 # buffers, for every registered planner (budgeted ones included).
 #
-#   sh scripts/scaling.sh [BUILD]        -> results/scaling.csv
+#   sh scripts/study/scaling.sh [BUILD]        -> results/scaling.csv
 #                                           results/scaling.meta
 #                                           results/scaling-slopes.csv
 #
@@ -23,7 +23,7 @@
 set -eu
 
 BUILD=${1:-${BUILD:-build}}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${ARENABENCH:-$BUILD/arenabench}
 SWEEP=$BUILD/sweep
 SIZES=${SCALING_SIZES:-100 1000 10000 100000 1000000}
@@ -37,11 +37,11 @@ META=results/scaling.meta
 SLOPES=results/scaling-slopes.csv
 
 if ! "$BIN" scale 2>&1 | grep -q 'usage: arenabench scale'; then
-	echo "scripts/scaling.sh: '$BIN scale' is not available (main.c needs the ab_scale_main hook; or set ARENABENCH)" >&2
+	echo "scripts/study/scaling.sh: '$BIN scale' is not available (main.c needs the ab_scale_main hook; or set ARENABENCH)" >&2
 	exit 2
 fi
 
-# The sweep problems: scripts/corpus.sh when present, else the generator.
+# The sweep problems: scripts/study/corpus.sh when present, else the generator.
 sizes_csv=$(echo $SIZES | tr ' ' ',')
 seeds_csv=$(echo $SEEDS | tr ' ' ',')
 missing=0
@@ -51,8 +51,8 @@ for n in $SIZES; do
 	done
 done
 if [ "$missing" = 1 ]; then
-	if [ -f scripts/corpus.sh ] && [ "$sizes_csv" = "100,1000,10000,100000,1000000" ]; then
-		BUILD=$BUILD sh scripts/corpus.sh sweep
+	if [ -f scripts/study/corpus.sh ] && [ "$sizes_csv" = "100,1000,10000,100000,1000000" ]; then
+		BUILD=$BUILD sh scripts/study/corpus.sh sweep
 	else
 		[ -x "$BUILD/gen/sweep" ] || make --no-print-directory BUILD="$BUILD" "$BUILD/gen/sweep" >&2
 		"$BUILD/gen/sweep" --sizes "$sizes_csv" --seeds "$seeds_csv" "$SWEEP" >/dev/null
@@ -62,7 +62,7 @@ fi
 PLANNERS=${SCALING_PLANNERS:-$("$BIN" list | awk '{ print $1 }')}
 PIN=
 if [ -n "${SCALING_PIN:-}" ]; then
-	command -v taskset >/dev/null || { echo "scripts/scaling.sh: SCALING_PIN needs taskset (util-linux)" >&2; exit 2; }
+	command -v taskset >/dev/null || { echo "scripts/study/scaling.sh: SCALING_PIN needs taskset (util-linux)" >&2; exit 2; }
 	PIN="taskset -c $SCALING_PIN"
 fi
 # A hard stop for a process that hangs: first plan + timing repetitions.
@@ -108,7 +108,7 @@ for planner in $PLANNERS; do
 				continue
 			elif [ "$rc" != 0 ]; then
 				cat "$tmp/err" >&2
-				echo "scripts/scaling.sh: $planner on $f failed (exit $rc); results/ unchanged" >&2
+				echo "scripts/study/scaling.sh: $planner on $f failed (exit $rc); results/ unchanged" >&2
 				exit 1
 			fi
 			# Columns by name, as `arenabench scale --header` prints them.
@@ -142,7 +142,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		}
 	}' "$rows" > "$tmp/slopes.csv"
 
-"$BIN" scale --write-meta "$tmp/meta" sh scripts/scaling.sh "$BUILD"
+"$BIN" scale --write-meta "$tmp/meta" sh scripts/study/scaling.sh "$BUILD"
 {
 	echo "scaling_sizes=$SIZES"
 	echo "scaling_seeds=$SEEDS"

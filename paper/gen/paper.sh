@@ -1,9 +1,9 @@
 #!/bin/sh
-# scripts/paper.sh: builds paper/paper.pdf (`make paper`): redraws the
-# figures (scripts/plots.sh), regenerates paper/generated/ from the results
-# CSVs (scripts/paper-numbers.sh), then runs pdflatex twice.
+# paper/gen/paper.sh: builds paper/paper.pdf (`make paper`): redraws the
+# figures (plots/plots.sh), regenerates paper/generated/ from the results
+# CSVs (paper/gen/paper-numbers.sh), then runs pdflatex twice.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 command -v pdflatex >/dev/null 2>&1 || {
 	echo "paper: pdflatex not found (install it with: sh scripts/deps.sh paper)" >&2
@@ -14,14 +14,14 @@ command -v pdflatex >/dev/null 2>&1 || {
 stamp=${PLOTS_OUT:-plots/out}/overhead.pdf
 res=${RESULTS_DIR:-results}
 if [ ! -f "$stamp" ] ||
-	[ -n "$(find "$res" plots scripts/plots.sh scripts/plotdata.awk scripts/common.awk scripts/layouts.sh \
+	[ -n "$(find "$res" plots plots/plots.sh plots/plotdata.awk scripts/lib/common.awk plots/layouts.sh \
 		-newer "$stamp" \( -name '*.csv' -o -name '*.meta' -o -name '*.gp' -o -name '*.sh' -o -name '*.awk' \) \
 		! -path "${PLOTS_OUT:-plots/out}/*" 2>/dev/null | head -n 1)" ]; then
-	sh scripts/plots.sh
+	sh plots/plots.sh
 else
 	echo "paper: figures in ${PLOTS_OUT:-plots/out}/ are up to date" >&2
 fi
-sh scripts/paper-numbers.sh
+sh paper/gen/paper-numbers.sh
 
 cd paper
 for pass in 1 2; do

@@ -1,5 +1,5 @@
-# scripts/transforms-table.awk: the paper's section on reordering and
-# in-place reuse, from results/transforms.csv (scripts/transforms.sh;
+# paper/gen/transforms-table.awk: the paper's section on reordering and
+# in-place reuse, from results/transforms.csv (scripts/study/transforms.sh;
 # columns found by name).  Writes into $dir:
 #   tab-transforms.tex  per named branchy graph: the lower bound of the
 #                       file's order, with --inplace, with --reorder beam,
@@ -7,7 +7,7 @@
 #                       run) without and with both; the reordering time
 #   transforms.tex      \newcommand macros quoted in the text
 #
-#   awk -F, -v dir=paper/generated -f scripts/common.awk -f scripts/transforms-table.awk FILE
+#   awk -F, -v dir=paper/generated -f scripts/lib/common.awk -f paper/gen/transforms-table.awk FILE
 # Only valid rows count.
 
 function pct(a, b) { return b > 0 ? sprintf("%.1f", 100 * (1 - a / b)) : "--" }

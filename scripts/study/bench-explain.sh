@@ -1,7 +1,7 @@
 #!/bin/sh
 # How long `arenabench explain` takes on the largest shared models.
 #
-#   sh scripts/bench-explain.sh [BUILD] [MODEL...]  -> results/bench-explain.csv
+#   sh scripts/study/bench-explain.sh [BUILD] [MODEL...]  -> results/bench-explain.csv
 #
 # Default models: from ../shared/models (or $AB_SHARED/models), the one
 # with the most buffers and the one with the largest lower bound (from
@@ -20,21 +20,21 @@ set -eu
 
 BUILD=${1:-${BUILD:-build}}
 [ $# -gt 0 ] && shift
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${ARENABENCH:-$BUILD/arenabench}
 RUNS=${EXPLAIN_RUNS:-5}
 SHARED=${AB_SHARED:-../shared}
 OUT=results/bench-explain.csv
 
-[ -x "$BIN" ] || { echo "scripts/bench-explain.sh: $BIN not built (make BUILD=$BUILD)" >&2; exit 2; }
+[ -x "$BIN" ] || { echo "scripts/study/bench-explain.sh: $BIN not built (make BUILD=$BUILD)" >&2; exit 2; }
 "$BIN" --help | grep -q '^  explain MODEL' ||
-	{ echo "scripts/bench-explain.sh: $BIN has no explain command (main.c hook)" >&2; exit 2; }
+	{ echo "scripts/study/bench-explain.sh: $BIN has no explain command (main.c hook)" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-explain.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p results
 
 if [ $# -eq 0 ]; then
-	[ -d "$SHARED/models" ] || { echo "scripts/bench-explain.sh: $SHARED/models is absent; name the models" >&2; exit 2; }
+	[ -d "$SHARED/models" ] || { echo "scripts/study/bench-explain.sh: $SHARED/models is absent; name the models" >&2; exit 2; }
 	"$BIN" stats "$SHARED"/models/*/ > "$tmp/stats.csv"
 	# columns by name: the largest by buffers, then by lower bound
 	set -- $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -83,5 +83,5 @@ column -s, -t < "$OUT" 2>/dev/null || cat "$OUT"
 # The promise is about the work, so it is checked on CPU time (the wall
 # clock also counts the other jobs of a shared machine).
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["import_plus_plan_cpu_ms"] + 0 >= 1000 { bad = 1; print "scripts/bench-explain.sh: " $1 ": import + planning took " $c["import_plus_plan_cpu_ms"] " ms of CPU (promised: well under 1000)" > "/dev/stderr" }
+	$c["import_plus_plan_cpu_ms"] + 0 >= 1000 { bad = 1; print "scripts/study/bench-explain.sh: " $1 ": import + planning took " $c["import_plus_plan_cpu_ms"] " ms of CPU (promised: well under 1000)" > "/dev/stderr" }
 	END { exit bad }' "$OUT"
