@@ -129,6 +129,7 @@ struct graph_exec {
 	int32_t *buf_of;   /* tensor -> buffer or -1 (not in the arena) */
 	uint64_t *seed;    /* tensor -> content seed */
 	int32_t *written;  /* tensor -> step written (-1: graph-provided) */
+	uint8_t *by_op;    /* tensor -> 1 when an operator writes it */
 };
 
 /* Do buffers a and b share a byte?  (The same buffer shares them all.) */
@@ -162,6 +163,11 @@ static int32_t find_culprit_graph(struct graph_exec *ge, size_t victim_t,
 					return t;
 			}
 	}
+	/* Else a tensor the caller provided at the start. */
+	for (size_t t = 0; t < ge->g->n_tensors; t++)
+		if (t != victim_t && !ge->by_op[t] && ge->buf_of[t] >= 0 &&
+		    buffers_meet(&ge->ex, victim, (size_t)ge->buf_of[t]))
+			return (int32_t)t;
 	return -1;
 }
 
@@ -205,20 +211,45 @@ static bool overwritten_in_place(const struct graph_exec *ge,
 	return false;
 }
 
+/*
+ * What must survive comes from the graph's declarations and the operator
+ * order alone, never from the problem's intervals: a tensor no operator
+ * writes (graph input, var, a graph output passed through or left to the
+ * runtime, a tensor the runtime provides) holds the caller's contents from
+ * the start; every operator's inputs hold their producer's contents when it
+ * runs; graph outputs (and vars, and under tflite, whose inputs are
+ * preserved, graph inputs) hold theirs at the end.  The problem says only
+ * where each tensor is (buf_of).
+ */
 static enum ab_verdict run_graph(struct graph_exec *ge,
 				 enum ab_lifetime_rule rule,
 				 struct ab_check_result *res)
 {
 	const struct ab_graph *g = ge->g;
+	int32_t last = (int32_t)g->n_ops - 1;
 
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		ge->seed[t] = hash_str(mix(t) ^ 0x1234, g->tensors[t].name);
 		ge->written[t] = -1;
-		if (ge->buf_of[t] >= 0 &&
-		    (g->tensors[t].kind == AB_KIND_INPUT ||
-		     g->tensors[t].kind == AB_KIND_VAR))
-			write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+		ge->by_op[t] = 0;
 	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		for (int j = 0; j < op->n_outputs; j++)
+			if (op->outputs[j] >= 0)
+				ge->by_op[op->outputs[j]] = 1;
+		for (int j = 0; j < op->n_scratch; j++)
+			if (op->scratch[j] >= 0)
+				ge->by_op[op->scratch[j]] = 1;
+	}
+	/* The caller's contents, then a check that none hit another. */
+	for (size_t t = 0; t < g->n_tensors; t++)
+		if (ge->buf_of[t] >= 0 && !ge->by_op[t])
+			write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
+	for (size_t t = 0; t < g->n_tensors; t++)
+		if (!ge->by_op[t] && !check_tensor(ge, (int)t))
+			return stomp_tensor(ge, res, (int)t, 0, -1);
 	for (size_t k = 0; k < g->n_ops; k++) {
 		const struct ab_op *op = &g->ops[k];
 		uint64_t h = hash_str(0xabcdef, op->name);
@@ -267,18 +298,19 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 		}
 	}
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		enum ab_tensor_kind kind = g->tensors[t].kind;
-		int32_t last = (int32_t)g->n_ops - 1;
+		const struct ab_tensor *tt = &g->tensors[t];
+		unsigned roles = ab_tensor_roles(tt);
 
-		if ((kind == AB_KIND_OUTPUT ||
-		     (kind == AB_KIND_INPUT && rule == AB_LIFETIMES_TFLITE)) &&
+		if (((roles & AB_ROLE_GRAPH_OUTPUT) || tt->kind == AB_KIND_VAR ||
+		     ((roles & AB_ROLE_GRAPH_INPUT) &&
+		      rule == AB_LIFETIMES_TFLITE)) &&
 		    !check_tensor(ge, (int)t))
 			return stomp_tensor(ge, res, (int)t, last, last);
 	}
 	/* Every output was just verified to hold its seed's stream. */
 	res->outputs_digest = mix(0x6f7574ull);
 	for (size_t t = 0; t < g->n_tensors; t++)
-		if (g->tensors[t].kind == AB_KIND_OUTPUT)
+		if (ab_tensor_roles(&g->tensors[t]) & AB_ROLE_GRAPH_OUTPUT)
 			res->outputs_digest = mix(res->outputs_digest ^ ge->seed[t]);
 	return AB_PLAN_VALID;
 }
@@ -447,7 +479,8 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		ge.buf_of = malloc((g->n_tensors + 1) * sizeof(*ge.buf_of));
 		ge.seed = malloc((g->n_tensors + 1) * sizeof(*ge.seed));
 		ge.written = malloc((g->n_tensors + 1) * sizeof(*ge.written));
-		if (!ge.buf_of || !ge.seed || !ge.written) {
+		ge.by_op = malloc(g->n_tensors + 1);
+		if (!ge.buf_of || !ge.seed || !ge.written || !ge.by_op) {
 			v = res->verdict = AB_PLAN_CHECK_FAILED;
 		} else {
 			map_tensors(g, p, ge.buf_of);
@@ -456,6 +489,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		free(ge.buf_of);
 		free(ge.seed);
 		free(ge.written);
+		free(ge.by_op);
 	} else {
 		v = run_problem(&ex, res);
 	}

@@ -64,9 +64,22 @@ enum ab_tensor_kind {
 
 #define AB_MAX_RANK 8
 
+/* What the graph declares about a tensor besides its kind: a tensor may be
+ * both a graph input and a graph output (state handed from one invocation
+ * to the next, or a model returning an input), or a var or an intermediate
+ * that is also a graph output.  The kind's own role is implied (an `input`
+ * has AB_ROLE_GRAPH_INPUT whether or not the bit is set): read roles with
+ * ab_tensor_roles().  Produced, read, never read or never written follow
+ * from the operators (docs/semantics.md, "Roles and lifetimes"). */
+enum ab_tensor_role {
+	AB_ROLE_GRAPH_INPUT = 1u << 0,
+	AB_ROLE_GRAPH_OUTPUT = 1u << 1,
+};
+
 struct ab_tensor {
 	char *name;
 	enum ab_tensor_kind kind;
+	uint8_t roles;              /* enum ab_tensor_role bits */
 	enum ab_dtype dtype;
 	int rank;                   /* -1 when only a byte size is known */
 	int64_t dims[AB_MAX_RANK];
@@ -80,6 +93,13 @@ enum ab_op_flags {
 	AB_OP_SIDE_EFFECT = 1u << 0, /* stateful: keep relative order */
 	AB_OP_ELEMENTWISE = 1u << 1, /* output may alias a same-size input */
 };
+
+/* The tensor's roles, the kind's own included. */
+static inline unsigned ab_tensor_roles(const struct ab_tensor *t)
+{
+	return t->roles | (t->kind == AB_KIND_INPUT ? AB_ROLE_GRAPH_INPUT : 0u) |
+	       (t->kind == AB_KIND_OUTPUT ? AB_ROLE_GRAPH_OUTPUT : 0u);
+}
 
 struct ab_op {
 	char *name;
@@ -170,8 +190,16 @@ struct ab_problem {
 	uint64_t capacity;        /* minimalloc capacity, 0 if unknown */
 };
 
+/* Test-only deliberate lifetime bugs, to show that the execution check
+ * does not share the lifetime code's mistakes (tests/test_checks.c). */
+enum ab_lifetime_mutation {
+	AB_MUTATE_NONE,
+	AB_MUTATE_PASSTHROUGH_SHORT, /* input+output ends at its last read */
+};
+
 struct ab_problem_options {
 	enum ab_lifetime_rule lifetimes;
+	enum ab_lifetime_mutation mutate; /* tests only; AB_MUTATE_NONE */
 	uint32_t round_to; /* round sizes up to a multiple (TFLM: 16); 0 = no */
 	bool exclude_scratch; /* --no-scratch: scratch tensors not planned */
 	/* In-place reuse: the first output of an AB_OP_ELEMENTWISE op shares

@@ -270,6 +270,7 @@ static int parse_tensor(struct parser *ps, char **tok, int ntok)
 	struct ab_graph *g = ps->g;
 	struct ab_tensor *t;
 	int kind, dtype, rc;
+	unsigned roles = 0;
 
 	if (ntok < 5)
 		return PFAIL(ps, -EINVAL,
@@ -278,11 +279,38 @@ static int parse_tensor(struct parser *ps, char **tok, int ntok)
 		return PFAIL(ps, -EINVAL,
 			     "tensor name '%s' must be non-empty without ',', '=', '#' or spaces",
 			     tok[1]);
-	kind = ab_kind_from_name(tok[2]);
-	if (kind < 0)
-		return PFAIL(ps, -EINVAL,
-			     "tensor '%s': unknown kind '%s' (expected input, output, const, var, scratch or intermediate)",
-			     tok[1], tok[2]);
+	{
+		/* KIND[+input][+output]: a tensor with more roles than its
+		 * kind names, e.g. input+output (state passed through). */
+		char *plus = strchr(tok[2], '+');
+
+		if (plus)
+			*plus = 0;
+		kind = ab_kind_from_name(tok[2]);
+		if (kind < 0)
+			return PFAIL(ps, -EINVAL,
+				     "tensor '%s': unknown kind '%s' (expected input, output, const, var, scratch or intermediate)",
+				     tok[1], tok[2]);
+		while (plus) {
+			char *role = plus + 1;
+
+			plus = strchr(role, '+');
+			if (plus)
+				*plus = 0;
+			if (strcmp(role, "input") == 0)
+				roles |= AB_ROLE_GRAPH_INPUT;
+			else if (strcmp(role, "output") == 0)
+				roles |= AB_ROLE_GRAPH_OUTPUT;
+			else
+				return PFAIL(ps, -EINVAL,
+					     "tensor '%s': unknown role '+%s' (expected KIND+input or KIND+output)",
+					     tok[1], role);
+		}
+		if (roles && (kind == AB_KIND_SCRATCH))
+			return PFAIL(ps, -EINVAL,
+				     "tensor '%s': a scratch tensor cannot be a graph input or output",
+				     tok[1]);
+	}
 	dtype = ab_dtype_from_name(tok[3]);
 	if (dtype < 0)
 		return PFAIL(ps, -EINVAL,
@@ -304,6 +332,7 @@ static int parse_tensor(struct parser *ps, char **tok, int ntok)
 		return -ENOMEM;
 	g->n_tensors++; /* owned by g from here on */
 	t->kind = kind;
+	t->roles = (uint8_t)roles;
 	t->dtype = dtype;
 	t->align = 1;
 	t->line = ps->line;
@@ -600,6 +629,23 @@ static const char *where(char *buf, size_t sz, const char *path, int line)
 	return buf;
 }
 
+/* May an operator write tensor tt?  Only an intermediate or an output that
+ * is not also a graph input (a graph input holds what the caller passed). */
+static bool writable(const struct ab_tensor *tt)
+{
+	return (tt->kind == AB_KIND_INTERMEDIATE || tt->kind == AB_KIND_OUTPUT) &&
+	       !(ab_tensor_roles(tt) & AB_ROLE_GRAPH_INPUT);
+}
+
+/*
+ * The structural check every input goes through before planning: tensor
+ * indices in range; at most one writer per tensor, and only of a writable
+ * tensor (never a graph input, const or var); no tensor read at or before
+ * the step that writes it (use before definition; in one operator order a
+ * cycle is always one); scratch listed by exactly one op; alignments.  A
+ * tensor read and never written is allowed: the runtime provides it, and
+ * it lives from the start (docs/semantics.md).
+ */
 int ab_graph_check(const struct ab_graph *g, const char *path,
 		   struct ab_error *err)
 {
@@ -620,6 +666,38 @@ int ab_graph_check(const struct ab_graph *g, const char *path,
 	}
 	for (size_t t = 0; t < g->n_tensors; t++)
 		producer[t] = owner[t] = -1;
+	/* Writers first, so that a read can be compared with a later write. */
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		where(at, sizeof(at), path, op->line);
+		for (int i = 0; i < op->n_outputs; i++) {
+			int t = op->outputs[i];
+			const struct ab_tensor *tt;
+
+			if (t < 0 || (size_t)t >= g->n_tensors) {
+				rc = ab_fail(err, -EINVAL, "%s: op '%s': output #%d is tensor index %d, outside 0..%zu",
+					     at, op->name, i, t, g->n_tensors - 1);
+				goto out;
+			}
+			tt = &g->tensors[t];
+			if (!writable(tt)) {
+				rc = ab_fail(err, -EINVAL, "%s: op '%s': output '%s' is a %s tensor (expected intermediate or output: operators never write graph inputs, consts or vars)",
+					     at, op->name, tt->name,
+					     ab_tensor_roles(tt) & AB_ROLE_GRAPH_INPUT
+						     ? "graph input"
+						     : ab_kind_name(tt->kind));
+				goto out;
+			}
+			if (producer[t] >= 0) {
+				rc = ab_fail(err, -EINVAL, "%s: op '%s': output '%s' is already written by op '%s' (one producer per tensor)",
+					     at, op->name, tt->name,
+					     g->ops[producer[t]].name);
+				goto out;
+			}
+			producer[t] = (int)k;
+		}
+	}
 	for (size_t k = 0; k < g->n_ops; k++) {
 		const struct ab_op *op = &g->ops[k];
 
@@ -641,38 +719,14 @@ int ab_graph_check(const struct ab_graph *g, const char *path,
 					     at, op->name, tt->name);
 				goto out;
 			}
-			if ((tt->kind == AB_KIND_INTERMEDIATE ||
-			     tt->kind == AB_KIND_OUTPUT) &&
-			    producer[t] < 0) {
-				rc = ab_fail(err, -EINVAL, "%s: op '%s': input '%s' is read before any op writes it",
-					     at, op->name, tt->name);
-				goto out;
-			}
-		}
-		for (int i = 0; i < op->n_outputs; i++) {
-			int t = op->outputs[i];
-			const struct ab_tensor *tt;
-
-			if (t < 0 || (size_t)t >= g->n_tensors) {
-				rc = ab_fail(err, -EINVAL, "%s: op '%s': output #%d is tensor index %d, outside 0..%zu",
-					     at, op->name, i, t, g->n_tensors - 1);
-				goto out;
-			}
-			tt = &g->tensors[t];
-			if (tt->kind != AB_KIND_INTERMEDIATE &&
-			    tt->kind != AB_KIND_OUTPUT) {
-				rc = ab_fail(err, -EINVAL, "%s: op '%s': output '%s' is a %s tensor (expected intermediate or output)",
+			if (producer[t] >= (int)k) {
+				rc = ab_fail(err, -EINVAL, "%s: op '%s': input '%s' is read before any op writes it (op '%s' writes it %s)",
 					     at, op->name, tt->name,
-					     ab_kind_name(tt->kind));
+					     g->ops[producer[t]].name,
+					     producer[t] == (int)k ? "itself: a cycle"
+								   : "later: a forward reference or a cycle");
 				goto out;
 			}
-			if (producer[t] >= 0) {
-				rc = ab_fail(err, -EINVAL, "%s: op '%s': output '%s' is already written by op '%s' (one producer per tensor)",
-					     at, op->name, tt->name,
-					     g->ops[producer[t]].name);
-				goto out;
-			}
-			producer[t] = (int)k;
 		}
 		for (int i = 0; i < op->n_scratch; i++) {
 			int t = op->scratch[i];
@@ -703,12 +757,6 @@ int ab_graph_check(const struct ab_graph *g, const char *path,
 		const struct ab_tensor *tt = &g->tensors[t];
 
 		where(at, sizeof(at), path, tt->line);
-		if ((tt->kind == AB_KIND_INTERMEDIATE ||
-		     tt->kind == AB_KIND_OUTPUT) && producer[t] < 0) {
-			rc = ab_fail(err, -EINVAL, "%s: tensor '%s' (%s) is never written by an op",
-				     at, tt->name, ab_kind_name(tt->kind));
-			goto out;
-		}
 		if (tt->kind == AB_KIND_SCRATCH && owner[t] < 0) {
 			rc = ab_fail(err, -EINVAL, "%s: scratch tensor '%s' is not in any op's scratch= list",
 				     at, tt->name);
@@ -755,7 +803,13 @@ char *ab_graph_to_text(const struct ab_graph *g)
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct ab_tensor *t = &g->tensors[i];
 
-		fprintf(f, "tensor %s %s %s ", t->name, ab_kind_name(t->kind),
+		unsigned extra = ab_tensor_roles(t) &
+				 ~(t->kind == AB_KIND_INPUT ? AB_ROLE_GRAPH_INPUT : 0u) &
+				 ~(t->kind == AB_KIND_OUTPUT ? AB_ROLE_GRAPH_OUTPUT : 0u);
+
+		fprintf(f, "tensor %s %s%s%s %s ", t->name, ab_kind_name(t->kind),
+			extra & AB_ROLE_GRAPH_INPUT ? "+input" : "",
+			extra & AB_ROLE_GRAPH_OUTPUT ? "+output" : "",
 			ab_dtype_name(t->dtype));
 		if (t->dtype == AB_DTYPE_BYTES || t->rank < 0) {
 			fprintf(f, "%" PRIu64, t->bytes);

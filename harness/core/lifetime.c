@@ -4,10 +4,13 @@
  *
  * Step k is the k-th operator.  Under the default rule a tensor produced at
  * step p and last read at step c is live on [p, c] inclusive; graph inputs
- * are live from step 0, graph outputs through the last step, a tensor never
- * read is live on [p, p], scratch owned by op k on [k, k], vars for the
- * whole run.  Consts are not planned (weights_bytes).
- *   tflite: as default, but graph inputs stay live to the end of the run.
+ * are live from step 0, graph outputs through the last step (a tensor with
+ * both roles on the whole run), a tensor never read is live on [p, p],
+ * scratch owned by op k on [k, k], vars for the whole run.  Consts are not
+ * planned (weights_bytes).  Every combination of roles: activation_range.
+ *   tflite: as default, but graph inputs, and tensors produced and never
+ *           read, stay live to the end; variables are not planned (TFLite
+ *           keeps them in a persistent arena).
  *   tflm:   step 0 is before the first operator, op k runs at step k + 1;
  *           variables live outside the arena (not planned).
  * Under inplace, an elementwise op's output may take over an input's
@@ -43,7 +46,7 @@ static bool planned_intermediate(const struct ab_graph *g, const int32_t *first,
 				 int t)
 {
 	return t >= 0 && g->tensors[t].kind == AB_KIND_INTERMEDIATE &&
-	       first[t] >= 0;
+	       ab_tensor_roles(&g->tensors[t]) == 0 && first[t] >= 0;
 }
 
 /*
@@ -84,6 +87,45 @@ static int32_t root_of(int32_t *root, int32_t t)
 		t = root[t];
 	}
 	return t;
+}
+
+/*
+ * The live range of a tensor that is not a const, var or scratch, from its
+ * roles and the steps where operators write (*first, -1 = never) and last
+ * read it (*last, -1 = never).  The table in docs/semantics.md ("Roles and
+ * lifetimes") gives every combination and its source:
+ * - it starts at step 0 when it is a graph input, or when no operator writes
+ *   it (a graph output or a tensor the runtime provides, such as a scratch
+ *   area a compiler leaves to it); otherwise at its producer's step;
+ * - it ends at the last step when it is a graph output, a graph input under
+ *   tflite (inputs are preserved), or, under tflite, produced and never
+ *   read (its reference count never drops to zero); otherwise at its last
+ *   read, or where it starts when nothing reads it;
+ * - a tensor nothing writes or reads and no role names is not planned.
+ */
+static void activation_range(const struct ab_problem_options *opt,
+			     unsigned roles, int32_t last_step, int32_t *first,
+			     int32_t *last)
+{
+	const bool in = roles & AB_ROLE_GRAPH_INPUT;
+	const bool out = roles & AB_ROLE_GRAPH_OUTPUT;
+	const bool tflite = opt->lifetimes == AB_LIFETIMES_TFLITE;
+	const bool written = *first >= 0, read = *last >= 0;
+	const int32_t last_read = *last;
+
+	if (!in && !out && !written && !read)
+		return; /* first stays -1: nothing to hold */
+	if (in || !written)
+		*first = 0;
+	if (out || (in && tflite) || (tflite && written && !read))
+		*last = last_step;
+	else if (*last < *first)
+		*last = *first;
+	/* Test-only mutation (tests/test_checks.c): a pass-through tensor
+	 * (graph input and output) ends at its last read, as before roles
+	 * were kept; only the execution check can see the stomp. */
+	if (opt->mutate == AB_MUTATE_PASSTHROUGH_SHORT && in && out)
+		*last = read ? last_read : *first;
 }
 
 int ab_problem_from_graph(const struct ab_graph *g,
@@ -130,6 +172,7 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	}
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct ab_tensor *tt = &g->tensors[t];
+		unsigned roles = ab_tensor_roles(tt);
 
 		root[t] = (int32_t)t;
 		size[t] = tt->bytes;
@@ -139,30 +182,23 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			first[t] = -1;
 			continue;
 		case AB_KIND_VAR:
-			if (tflm) {
+			/* TFLite keeps variables in its persistent arena
+			 * (kTfLiteArenaRwPersistent), TFLite Micro outside the
+			 * planned arena: neither plans them with the rest. */
+			if (opt->lifetimes != AB_LIFETIMES_DEFAULT) {
 				first[t] = -1;
 				continue;
 			}
 			first[t] = 0;
 			last[t] = last_step;
 			break;
-		case AB_KIND_INPUT:
-			first[t] = 0;
-			if (last[t] < 0 || opt->lifetimes == AB_LIFETIMES_TFLITE)
-				last[t] = opt->lifetimes == AB_LIFETIMES_TFLITE ? last_step : 0;
-			break;
-		case AB_KIND_OUTPUT:
-			last[t] = last_step;
-			break;
-		case AB_KIND_INTERMEDIATE:
-			if (last[t] < first[t])
-				last[t] = first[t]; /* never read: [p, p] */
-			break;
 		case AB_KIND_SCRATCH:
 			if (opt->exclude_scratch)
 				first[t] = -1; /* --no-scratch: not planned */
 			break;
 		default:
+			activation_range(opt, roles, last_step, &first[t],
+					 &last[t]);
 			break;
 		}
 		if (tt->dtype == AB_DTYPE_STRING || tt->bytes == 0)

@@ -66,6 +66,13 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	if (rc)
 		goto fail;
 	in->has_graph = true;
+	/* The same structural check on every path, before anything else
+	 * (a .graph file was checked by its parser already). */
+	if (in->is_tflite) {
+		rc = ab_graph_check(&in->graph, path, err);
+		if (rc)
+			goto fail;
+	}
 	if (o->reorder.method != AB_REORDER_NONE) {
 		struct ab_graph reordered;
 		struct timespec t0, t1;

@@ -539,6 +539,9 @@ static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 		out->kind = AB_KIND_SCRATCH;
 	else
 		out->kind = AB_KIND_INTERMEDIATE;
+	/* Both roles are kept whatever the kind (docs/semantics.md). */
+	out->roles = (uint8_t)((s->role[idx] & R_IN ? AB_ROLE_GRAPH_INPUT : 0) |
+			       (s->role[idx] & R_OUT ? AB_ROLE_GRAPH_OUTPUT : 0));
 	if (out->kind == AB_KIND_CONST && !s->buf_seen[bufidx]) {
 		s->buf_seen[bufidx] = 1;
 		if (s->info) {
@@ -909,6 +912,21 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		if (rc)
 			goto out;
 	}
+
+	/* Control flow calls other subgraphs: TFLite plans each subgraph
+	 * with its own ArenaPlanner and arena, TFLite Micro nests a called
+	 * subgraph's lifetimes inside the calling operator's step, in one
+	 * arena (micro_allocation_info.cc, MarkSubgraphLifetimesIfNecessary).
+	 * Neither is modelled yet: refuse rather than plan this subgraph as if
+	 * it were the whole model (docs/semantics.md, "Subgraphs"). */
+	for (uint32_t i = 0; i < ops.len; i++)
+		if (builtin[i] == 118 || builtin[i] == 119 || builtin[i] == 129) {
+			ab_fb_set_ctx(r, "subgraph %d", s->sg);
+			rc = ab_fb_fail(r, -ENOTSUP, "operator %" PRIu32 " (%s) calls other subgraphs (the model has %u); planning control flow is not supported yet (expected a subgraph without IF, WHILE or CALL_ONCE: --subgraph N plans one subgraph alone, as TFLite does with its own arena)",
+					i, g->ops[i].type,
+					s->info ? (unsigned)s->info->n_subgraphs : 0u);
+			goto out;
+		}
 
 	g->n_tensors = tensors.len;
 	rc = nameset_init(&ns, tensors.len);
