@@ -236,6 +236,19 @@ struct ab_live_profile {
 int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp);
 void ab_live_profile_free(struct ab_live_profile *lp);
 
+/*
+ * Sizes that fit: every problem is refused at import unless the sum of its
+ * sizes, each rounded up to the largest alignment a plan may ask
+ * (AB_MAX_ALIGN), is at most AB_MAX_PROBLEM_BYTES.  Then no sum, live
+ * count, offset + size or aligned peak of any plan can overflow 64 bits,
+ * and a real peak never reaches UINT64_MAX, the planners' "no plan yet".
+ * Returns the index of the buffer that brings the total past the limit
+ * (the one to name), or -1 when the problem fits.
+ */
+#define AB_MAX_ALIGN (1u << 30)
+#define AB_MAX_PROBLEM_BYTES (1ull << 62)
+int64_t ab_problem_oversize(const struct ab_problem *p);
+
 /* Largest sum of raw sizes live at any one step; optionally that step. */
 uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step);
 uint64_t ab_sum_bytes(const struct ab_problem *p);

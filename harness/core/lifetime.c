@@ -17,6 +17,7 @@
  * buffer, which then lives on the union of both ranges (inplace_input).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,6 +277,14 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			b->last = last[t];
 		if (align > b->align)
 			b->align = align;
+	}
+	if (ab_problem_oversize(out) >= 0) {
+		int64_t i = ab_problem_oversize(out);
+
+		rc = ab_fail(err, -EOVERFLOW, "graph '%s': tensor '%s' (%" PRIu64 " bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)",
+			     g->name, g->tensors[out->tensor[i]].name,
+			     out->buf[i].size);
+		goto out;
 	}
 	out->steps = last_step + 1;
 	out->name = strdup(g->name ? g->name : "graph");

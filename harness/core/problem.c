@@ -111,6 +111,25 @@ void ab_live_profile_free(struct ab_live_profile *lp)
 	memset(lp, 0, sizeof(*lp));
 }
 
+int64_t ab_problem_oversize(const struct ab_problem *p)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t a = p->buf[i].align > AB_MAX_ALIGN ? p->buf[i].align
+							     : AB_MAX_ALIGN;
+		uint64_t sz = p->buf[i].size;
+
+		if (sz > AB_MAX_PROBLEM_BYTES)
+			return (int64_t)i;
+		sz = ab_align_up(sz, a); /* no overflow: sz, a <= 2^62 */
+		if (sz > AB_MAX_PROBLEM_BYTES - total)
+			return (int64_t)i;
+		total += sz;
+	}
+	return -1;
+}
+
 uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step)
 {
 	struct ab_live_profile lp;

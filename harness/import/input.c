@@ -95,8 +95,14 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	in->source = in->graph.source ? in->graph.source : path;
 	in->ops = in->graph.n_ops;
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
-	if (rc)
+	if (rc) {
+		if (err) { /* name the file */
+			struct ab_error e = *err;
+
+			ab_fail(err, rc, "%s: %s", path, e.msg);
+		}
 		goto fail;
+	}
 	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
 	if (rc)
 		goto fail;

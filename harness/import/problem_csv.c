@@ -228,6 +228,13 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	for (size_t i = 0; i < n; i++)
 		out->tensor[i] = -1;
 	out->steps = (int32_t)max_upper;
+	if (ab_problem_oversize(out) >= 0) {
+		int64_t i = ab_problem_oversize(out);
+
+		rc = ab_fail(err, -EOVERFLOW, "%s: buffer %s (%" PRIu64 " bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)",
+			     path, out->label[i], out->buf[i].size);
+		goto fail;
+	}
 	ab_strmap_free(&ids);
 	ab_line_reader_free(&lr);
 	return 0;
