@@ -35,6 +35,60 @@ static size_t distinct_times(const struct ab_problem *p)
 	return n;
 }
 
+/* Everything after reading a graph: the structural check, the optional
+ * reordering, the lifetimes, the access counts.  The same for a file and
+ * for bytes in memory. */
+static int finish_graph(const char *path, const struct ab_load_options *o,
+			struct ab_input *in, struct ab_error *err)
+{
+	int rc;
+
+	in->has_graph = true;
+	/* The same structural check on every path, before anything else
+	 * (the .graph parser runs it too). */
+	rc = ab_graph_check(&in->graph, path, err);
+	if (rc)
+		return rc;
+	if (o->reorder.method != AB_REORDER_NONE) {
+		struct ab_graph reordered;
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		rc = ab_graph_reorder(&in->graph, &o->problem, &o->reorder,
+				      &reordered, &in->reorder, err);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (rc)
+			return rc;
+		in->reorder_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+				 (double)(t1.tv_nsec - t0.tv_nsec);
+		ab_graph_free(&in->graph);
+		in->graph = reordered;
+		in->reordered = true;
+	}
+	/* borrowed from the graph (the reordered copy, if any) */
+	in->family = in->graph.family ? in->graph.family
+				      : (in->is_tflite ? "tflite" : "graph");
+	in->source = in->graph.source ? in->graph.source : in->path;
+	in->ops = in->graph.n_ops;
+	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
+	if (rc) {
+		if (err) { /* name the file */
+			struct ab_error e = *err;
+
+			ab_fail(err, rc, "%s: %s", path, e.msg);
+		}
+		return rc;
+	}
+	return ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
+}
+
+static void finish_csv(struct ab_input *in)
+{
+	in->family = "minimalloc";
+	in->source = in->path;
+	in->ops = distinct_times(&in->problem);
+}
+
 int ab_input_load(const char *path, const struct ab_load_options *o,
 		  struct ab_input *in, struct ab_error *err)
 {
@@ -48,9 +102,7 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		rc = ab_problem_load_csv(path, &in->problem, err);
 		if (rc)
 			goto fail;
-		in->family = "minimalloc";
-		in->source = path;
-		in->ops = distinct_times(&in->problem);
+		finish_csv(in);
 		return 0;
 	}
 	if (ends_with(path, ".graph")) {
@@ -63,47 +115,47 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		rc = ab_fail(err, -EINVAL, "%s: unknown input type (expected a .graph, .csv or .tflite file)",
 			     path);
 	}
+	if (!rc)
+		rc = finish_graph(path, o, in, err);
 	if (rc)
 		goto fail;
-	in->has_graph = true;
-	/* The same structural check on every path, before anything else
-	 * (a .graph file was checked by its parser already). */
-	if (in->is_tflite) {
-		rc = ab_graph_check(&in->graph, path, err);
+	return 0;
+fail:
+	ab_input_free(in);
+	return rc;
+}
+
+int ab_input_parse(const char *path, const uint8_t *data, size_t len,
+		   const struct ab_load_options *o, struct ab_input *in,
+		   struct ab_error *err)
+{
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->path = strdup(path);
+	if (!in->path)
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	if (ends_with(path, ".csv")) {
+		rc = ab_problem_parse_csv((const char *)data, len, path,
+					  &in->problem, err);
 		if (rc)
 			goto fail;
+		finish_csv(in);
+		return 0;
 	}
-	if (o->reorder.method != AB_REORDER_NONE) {
-		struct ab_graph reordered;
-		struct timespec t0, t1;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		rc = ab_graph_reorder(&in->graph, &o->problem, &o->reorder,
-				      &reordered, &in->reorder, err);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (rc)
-			goto fail;
-		in->reorder_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-				 (double)(t1.tv_nsec - t0.tv_nsec);
-		ab_graph_free(&in->graph);
-		in->graph = reordered;
-		in->reordered = true;
+	if (ends_with(path, ".graph")) {
+		rc = ab_graph_parse((const char *)data, len, path, &in->graph,
+				    err);
+	} else if (ends_with(path, ".tflite")) {
+		in->is_tflite = true;
+		rc = ab_tflite_parse(data, len, path, &o->tflite, &in->graph,
+				     &in->tflite, err);
+	} else {
+		rc = ab_fail(err, -EINVAL, "%s: unknown input type (expected a .graph, .csv or .tflite file)",
+			     path);
 	}
-	/* borrowed from the graph (the reordered copy, if any) */
-	in->family = in->graph.family ? in->graph.family
-				      : (in->is_tflite ? "tflite" : "graph");
-	in->source = in->graph.source ? in->graph.source : path;
-	in->ops = in->graph.n_ops;
-	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
-	if (rc) {
-		if (err) { /* name the file */
-			struct ab_error e = *err;
-
-			ab_fail(err, rc, "%s: %s", path, e.msg);
-		}
-		goto fail;
-	}
-	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
+	if (!rc)
+		rc = finish_graph(path, o, in, err);
 	if (rc)
 		goto fail;
 	return 0;

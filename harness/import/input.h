@@ -38,6 +38,11 @@ struct ab_input {
 
 int ab_input_load(const char *path, const struct ab_load_options *o,
 		  struct ab_input *in, struct ab_error *err);
+/* The same from bytes in memory; path names the kind (by its extension)
+ * and is used in messages.  What the fuzz targets call. */
+int ab_input_parse(const char *path, const uint8_t *data, size_t len,
+		   const struct ab_load_options *o, struct ab_input *in,
+		   struct ab_error *err);
 void ab_input_free(struct ab_input *in);
 /* The name of buffer i for messages: tensor name, or "id N". */
 const char *ab_input_buffer_name(const struct ab_input *in, size_t i,

@@ -5,6 +5,8 @@
  * A graph that parses and checks also goes through the lifetime stage
  * with in-place reuse (default and tflm rules) and through both operator
  * reorderings (beam width 4), each of which must succeed or fail cleanly.
+ * Both kinds also take the CLI's path (cli_path.h: load, check, plan,
+ * both checks).
  * Built and run by scripts/fuzz.sh.
  */
 #include <stdint.h>
@@ -13,6 +15,7 @@
 
 #include "core/arenabench.h"
 #include "transform/reorder.h"
+#include "cli_path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,6 +71,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		ab_graph_free(&g);
 	}
+
+	/* The CLI's path for both kinds: load, check, plan, both checks. */
+	fuzz_cli_path("fuzz.graph", (const uint8_t *)text, size,
+		      AB_LIFETIMES_DEFAULT, 1);
+	fuzz_cli_path("fuzz.csv", (const uint8_t *)text, size,
+		      AB_LIFETIMES_DEFAULT, 8);
 
 	err.msg[0] = 0;
 	memset(&p, 0, sizeof(p));

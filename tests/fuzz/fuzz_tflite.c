@@ -3,7 +3,8 @@
  * graph or a clean error, never a crash or an out-of-bounds read.  The
  * exporter's own reader (ab_export_attach, which adds an offline plan to
  * the model) gets every input too: a copy with the plan, or a clean error;
- * a copy it writes must import again with that plan.
+ * a copy it writes must import again with that plan.  Every input also
+ * takes the CLI's path (cli_path.h: load, check, plan, both checks).
  * Built and run by scripts/fuzz.sh.
  */
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include "report/export.h"
 #include "import/tflite.h"
+#include "cli_path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,24 +33,12 @@ static void one(const uint8_t *data, size_t size,
 			abort();
 		return;
 	}
-	/* A graph that imports must be safe to check and print (printing
-	 * is skipped for huge op lists: shared vectors make text of GBs). */
-	rc = ab_graph_check(&g, "fuzz.tflite", &err);
-	if (rc > 0)
-		abort();
-	/* ...and, if it checks, to turn into a problem under every rule. */
-	for (int rule = 0; rc == 0 && rule < AB_LIFETIMES_COUNT; rule++) {
-		struct ab_problem_options po = {
-			.lifetimes = (enum ab_lifetime_rule)rule,
-			.round_to = rule == AB_LIFETIMES_TFLM ? 16 : 0,
-		};
-		struct ab_problem p;
-
-		memset(&p, 0, sizeof(p));
-		if (ab_problem_from_graph(&g, &po, &p, &err) > 0)
-			abort();
-		ab_problem_free(&p);
-	}
+	/* What the CLI does with it, under every rule: load (the structural
+	 * check included), plan, both checks. */
+	for (int rule = 0; rule < AB_LIFETIMES_COUNT; rule++)
+		fuzz_cli_path("fuzz.tflite", data, size,
+			      (enum ab_lifetime_rule)rule,
+			      rule == AB_LIFETIMES_TFLITE ? 64 : 16);
 	size_t edges = 0;
 	for (size_t i = 0; i < g.n_ops; i++)
 		edges += (size_t)g.ops[i].n_inputs + (size_t)g.ops[i].n_outputs;
