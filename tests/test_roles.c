@@ -13,6 +13,7 @@
 
 #include "core/arenabench.h"
 #include "import/tflite.h"
+#include "report/export.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 
@@ -435,5 +436,74 @@ Test(roles, cli_exit_2)
 	}
 	snprintf(path, sizeof(path), "%s/fwd.tflite.csv", dir);
 	cr_expect(!tu_slurp(path, &len), "nothing written by a refused bench");
+	tu_tmpdir_remove(dir);
+}
+
+/*
+ * export on the roles model: every fast planner's offsets, as written in the
+ * exported file, checked against the tflm ranges of the hand table above
+ * (an independent check: it reads neither the lifetime code nor the
+ * execution check).  Sizes are rounded to 16 as TFLite Micro does: s and u
+ * take 16 bytes, x 32, the rest their own (multiples of 16).
+ */
+Test(roles, export_offsets_respect_tflm_ranges)
+{
+	static const uint64_t rounded[N_ROLE_TENSORS] = {
+		16, 32, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192
+	};
+	const int32_t (*r)[2] = want[AB_LIFETIMES_TFLM];
+	char dir[256], in[400], out[400];
+	size_t len;
+	uint8_t *m = roles_model(&len);
+	FILE *f;
+
+	tu_tmpdir_make(dir, sizeof(dir), "roles");
+	snprintf(in, sizeof(in), "%s/roles.tflite", dir);
+	snprintf(out, sizeof(out), "%s/roles.out.tflite", dir);
+	f = fopen(in, "wb");
+	cr_assert(f && fwrite(m, 1, len, f) == len && fclose(f) == 0);
+	free(m);
+	for (size_t k = 0; k < ab_planner_count(); k++) {
+		struct ab_export_options o = { .planner = ab_planner_at(k) };
+		struct ab_export_report rep;
+		struct ab_error err;
+		struct ab_graph g;
+		struct ab_tflite_info info;
+		int32_t off[N_ROLE_TENSORS];
+
+		if (o.planner->cost != AB_COST_FAST)
+			continue;
+		cr_assert_eq(ab_export_model(in, out, &o, &rep, &err), 0,
+			     "%s: %s", o.planner->name, err.msg);
+		/* tflm lower bound with sizes rounded: step 3 s+o+q+y =
+		 * 16+512+1024+2048 = 3600, as before (all multiples of 16);
+		 * step 0 gains 8 for u: 1344 < 3600. */
+		cr_expect_eq(rep.lower_bound_bytes, 3600, "%s", o.planner->name);
+		cr_assert_eq(ab_tflite_load(out, NULL, &g, &info, &err), 0, "%s",
+			     err.msg);
+		cr_assert(info.has_offline_plan);
+		for (int i = 0; i < N_ROLE_TENSORS; i++)
+			off[i] = info.offline_offsets[find(&g, names[i])];
+		for (int i = 0; i < N_ROLE_TENSORS; i++) {
+			cr_expect_eq(off[i] >= 0, r[i][0] >= 0,
+				     "%s: '%s' offset %d", o.planner->name,
+				     names[i], off[i]);
+			for (int j = i + 1; j < N_ROLE_TENSORS; j++) {
+				bool live = r[i][0] >= 0 && r[j][0] >= 0 &&
+					    r[i][0] <= r[j][1] && r[j][0] <= r[i][1];
+				bool meet = off[i] >= 0 && off[j] >= 0 &&
+					    (uint64_t)off[i] < off[j] + rounded[j] &&
+					    (uint64_t)off[j] < off[i] + rounded[i];
+
+				cr_expect(!(live && meet), "%s: '%s' at %d and '%s' at %d overlap while both are live",
+					  o.planner->name, names[i], off[i],
+					  names[j], off[j]);
+			}
+		}
+		ab_graph_free(&g);
+		ab_tflite_info_free(&info);
+		remove(out);
+	}
+	remove(in);
 	tu_tmpdir_remove(dir);
 }

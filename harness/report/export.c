@@ -81,35 +81,76 @@ int ab_export_plan_words(const struct ab_input *in, const struct ab_plan *plan,
 /* ------------------------------------------------------ the export */
 
 /* The input from model bytes already in memory, as ab_input_load would
- * make it, under TFLite Micro's rules. */
+ * make it (the structural check included), under TFLite Micro's rules. */
 static int load_bytes(const uint8_t *bytes, size_t len, const char *path,
 		      const struct ab_tflite_options *topt,
 		      struct ab_input *in, struct ab_error *err)
 {
-	const struct ab_problem_options popt = {
-		.lifetimes = AB_LIFETIMES_TFLM,
-		.round_to = AB_TFLM_ALIGN,
-	};
-	int rc;
+	struct ab_load_options lo;
 
-	memset(in, 0, sizeof(*in));
-	in->path = strdup(path);
-	if (!in->path)
-		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
-	in->is_tflite = true;
-	rc = ab_tflite_parse(bytes, len, path, topt, &in->graph, &in->tflite,
-			     err);
-	if (rc)
-		goto fail;
-	in->has_graph = true;
-	in->family = in->graph.family;
-	in->source = in->graph.source;
-	in->ops = in->graph.n_ops;
-	rc = ab_problem_from_graph(&in->graph, &popt, &in->problem, err);
-	if (!rc)
-		return 0;
-fail:
-	ab_input_free(in);
+	memset(&lo, 0, sizeof(lo));
+	lo.problem.lifetimes = AB_LIFETIMES_TFLM;
+	lo.problem.round_to = AB_TFLM_ALIGN;
+	lo.tflite = *topt;
+	return ab_input_parse(path, bytes, len, &lo, in, err);
+}
+
+/*
+ * The double check: the offsets as written in the exported model, against
+ * what must survive according to that model's own graph (the execution
+ * check derives it from the declarations and the operator order, never
+ * from the intervals the planner saw), in full mode.  A stomp refuses the
+ * export, naming the two tensors.
+ */
+static int check_written(const uint8_t *bytes, size_t len, const char *path,
+			 const struct ab_tflite_options *topt,
+			 struct ab_error *err)
+{
+	const enum ab_exec_mode full = AB_EXEC_FULL;
+	struct ab_input in2;
+	struct ab_plan plan = { 0 };
+	struct ab_check_result res;
+	int rc = load_bytes(bytes, len, path, topt, &in2, err);
+
+	if (rc) {
+		struct ab_error why = *err;
+
+		return ab_fail(err, -EPROTO, "the exported model does not import (a bug; nothing written): %s",
+			       why.msg);
+	}
+	rc = ab_plan_alloc(&plan, in2.problem.n);
+	if (rc) {
+		rc = ab_fail(err, rc, "%s: out of memory", path);
+		goto out;
+	}
+	for (size_t i = 0; i < in2.problem.n; i++) {
+		int32_t t = in2.problem.tensor[i];
+		int32_t off = in2.tflite.has_offline_plan &&
+					      (size_t)t < in2.tflite.n_offline
+				      ? in2.tflite.offline_offsets[t]
+				      : -1;
+
+		if (off < 0) {
+			rc = ab_fail(err, -EPROTO, "%s: tensor '%s' needs arena bytes but the exported plan gives it no offset (a bug; nothing written)",
+				     path, in2.graph.tensors[t].name);
+			goto out;
+		}
+		plan.offset[i] = (uint64_t)off;
+	}
+	ab_plan_finish_single(&plan, &in2.problem);
+	if (plan.peak <= AB_EXEC_MAX_ARENA_BYTES &&
+	    ab_execute_plan(&in2.graph, &in2.problem, &plan, AB_LIFETIMES_TFLM,
+			    &full, NULL, &res) != AB_PLAN_VALID) {
+		rc = ab_fail(err, -EPROTO, "%s: the offsets written fail the execution check against the model's own graph: '%s' is overwritten by '%s' while it must hold its contents (step %d); nothing written",
+			     path,
+			     res.tensor_a >= 0 ? in2.graph.tensors[res.tensor_a].name : "?",
+			     res.tensor_b >= 0 ? in2.graph.tensors[res.tensor_b].name : "?",
+			     (int)res.step);
+		goto out;
+	}
+out:
+	ab_plan_free(&plan);
+	ab_input_free(&in2);
 	return rc;
 }
 
@@ -248,6 +289,8 @@ int ab_export_model(const char *in_path, const char *out_path,
 	if (!rc)
 		rc = read_back(out, out_len, out_path, &o->tflite, &in, words,
 			       err);
+	if (!rc)
+		rc = check_written(out, out_len, out_path, &o->tflite, err);
 	if (rc)
 		goto out_free_words;
 	count_tensors(&in, words, rep);
