@@ -6,6 +6,7 @@
  * execution check against a plan made from a deliberately wrong rule.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,4 +507,62 @@ Test(roles, export_offsets_respect_tflm_ranges)
 	}
 	remove(in);
 	tu_tmpdir_remove(dir);
+}
+
+/* A wake-word-like model: subgraph 0 is cond, x -> IF -> y, calling
+ * subgraphs 1 and 2 (x -> ADD -> y each).  Planning subgraph 0 alone would
+ * leave out the bytes the branches need: refused, naming the operator and
+ * the subgraph; a branch asked for by --subgraph plans alone, as TFLite
+ * plans it in its own arena. */
+Test(roles, control_flow_refused_by_name)
+{
+	static const struct tfw_tensor t0[] = {
+		{ .name = "cond", .type = TFW_UINT8, .rank = 1, .shape = { 1 } },
+		{ .name = "x", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
+		{ .name = "y", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
+	};
+	static const struct tfw_tensor t1[] = {
+		{ .name = "bx", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
+		{ .name = "by", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
+	};
+	static const struct tfw_op if_op = { .opcode = 1, .n_in = 2,
+		.in = { 0, 1 }, .n_out = 1, .out = { 2 } };
+	static const struct tfw_op add = { .opcode = 0, .n_in = 1,
+		.in = { 0 }, .n_out = 1, .out = { 1 } };
+	static const int32_t in0[] = { 0, 1 }, out0[] = { 2 };
+	static const int32_t in1[] = { 0 }, out1[] = { 1 };
+	static const struct tfw_subgraph sg[3] = {
+		{ .name = "main", .n_tensors = 3, .n_ops = 1, .n_inputs = 2,
+		  .n_outputs = 1, .tensors = t0, .ops = &if_op, .inputs = in0,
+		  .outputs = out0 },
+		{ .name = "then", .n_tensors = 2, .n_ops = 1, .n_inputs = 1,
+		  .n_outputs = 1, .tensors = t1, .ops = &add, .inputs = in1,
+		  .outputs = out1 },
+		{ .name = "else", .n_tensors = 2, .n_ops = 1, .n_inputs = 1,
+		  .n_outputs = 1, .tensors = t1, .ops = &add, .inputs = in1,
+		  .outputs = out1 },
+	};
+	static const struct tfw_opcode codes[] = { { .builtin = 0 },
+						   { .builtin = 118 } };
+	static const struct tfw_buffer bufs[] = { { 0 } };
+	static const struct tfw_model m = {
+		.version = 3, .n_opcodes = 2, .n_subgraphs = 3, .n_buffers = 1,
+		.opcodes = codes, .subgraphs = sg, .buffers = bufs,
+	};
+	struct ab_tflite_options o = { .subgraph = 0 };
+	struct ab_graph g;
+	struct ab_error err = { { 0 } };
+	size_t len;
+	uint8_t *bytes = tfw_build_model(&m, &len);
+
+	cr_expect_eq(ab_tflite_parse(bytes, len, "ww.tflite", &o, &g, NULL, &err),
+		     -ENOTSUP);
+	cr_expect(strstr(err.msg, "ww.tflite: subgraph 0: operator 0 (IF) calls other subgraphs (the model has 3)"),
+		  "%s", err.msg);
+	o.subgraph = 1;
+	cr_assert_eq(ab_tflite_parse(bytes, len, "ww.tflite", &o, &g, NULL, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(g.n_ops, 1);
+	ab_graph_free(&g);
+	free(bytes);
 }

@@ -234,6 +234,7 @@ struct sg_state {
 	const struct ab_tflite_options *opt;
 	struct ab_tflite_info *info;
 	int sg;
+	uint32_t n_subgraphs;
 	struct ab_fb_vec bufs;
 	uint8_t *role;      /* per tensor */
 	uint8_t *buf_seen;  /* per buffer: weights counted once */
@@ -923,8 +924,7 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		if (builtin[i] == 118 || builtin[i] == 119 || builtin[i] == 129) {
 			ab_fb_set_ctx(r, "subgraph %d", s->sg);
 			rc = ab_fb_fail(r, -ENOTSUP, "operator %" PRIu32 " (%s) calls other subgraphs (the model has %u); planning control flow is not supported yet (expected a subgraph without IF, WHILE or CALL_ONCE: --subgraph N plans one subgraph alone, as TFLite does with its own arena)",
-					i, g->ops[i].type,
-					s->info ? (unsigned)s->info->n_subgraphs : 0u);
+					i, g->ops[i].type, s->n_subgraphs);
 			goto out;
 		}
 
@@ -1068,6 +1068,7 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 	}
 	if (!subgraphs.len)
 		return ab_fb_fail(&r, -EBADMSG, "the model has no subgraphs (expected at least one)");
+	s.n_subgraphs = subgraphs.len;
 	if (sg < 0 || (uint32_t)sg >= subgraphs.len)
 		return ab_fb_fail(&r, -EINVAL, "subgraph %d does not exist (the model has %u: 0..%u)",
 				  sg, subgraphs.len, subgraphs.len - 1);
