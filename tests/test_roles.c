@@ -15,6 +15,7 @@
 #include "core/arenabench.h"
 #include "import/tflite.h"
 #include "report/export.h"
+#include "transform/reorder.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 
@@ -565,4 +566,25 @@ Test(roles, control_flow_refused_by_name)
 	cr_expect_eq(g.n_ops, 1);
 	ab_graph_free(&g);
 	free(bytes);
+}
+
+/* The reordering's own memory model follows the same table: its peak for
+ * the file's order is the lower bound above, under every rule. */
+Test(roles, reorder_model_agrees)
+{
+	const int32_t order[3] = { 0, 1, 2 };
+	struct ab_graph g;
+
+	tu_graph(roles_graph, &g);
+	for (int rule = 0; rule < AB_LIFETIMES_COUNT; rule++) {
+		struct ab_problem_options o = { .lifetimes = rule };
+		struct ab_error err;
+		uint64_t peak = 0;
+
+		cr_assert_eq(ab_reorder_model_peak(&g, &o, order, &peak, &err), 0,
+			     "%s", err.msg);
+		cr_expect_eq(peak, want_bound[rule], "%s: %" PRIu64,
+			     ab_lifetime_rule_name(rule), peak);
+	}
+	ab_graph_free(&g);
 }

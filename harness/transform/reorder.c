@@ -273,6 +273,7 @@ static int model_build(const struct ab_graph *g,
 	int32_t *owner = malloc((nt + 1) * sizeof(*owner));
 	int32_t *mark = malloc((nt + 1) * sizeof(*mark));
 	bool *freeable = calloc(nt + 1, sizeof(*freeable));
+	bool *resident = calloc(nt + 1, sizeof(*resident)); /* whole run */
 	uint64_t constant = 0, unread_inputs = 0;
 	struct edges es = { 0 };
 	size_t n_in = 0;
@@ -289,7 +290,7 @@ static int model_build(const struct ab_graph *g,
 	m->alloc = calloc(n + 1, sizeof(*m->alloc));
 	m->drop = calloc(n + 1, sizeof(*m->drop));
 	m->phase = malloc((n + 1) * sizeof(*m->phase));
-	if (!producer || !owner || !mark || !freeable || !m->bytes ||
+	if (!producer || !owner || !mark || !freeable || !resident || !m->bytes ||
 	    !m->n_readers || !m->reader_off || !m->in_off || !m->alloc ||
 	    !m->drop || !m->phase)
 		goto out;
@@ -333,31 +334,10 @@ static int model_build(const struct ab_graph *g,
 			b = 0;
 			break;
 		case AB_KIND_VAR:
-			b = tflm ? 0 : b; /* tflm: vars live outside the arena */
+			/* tflite, tflm: variables live outside the arena */
+			b = tflm || tflite ? 0 : b;
 			constant += b;
-			break;
-		case AB_KIND_INPUT:
-			if (tflite) {
-				constant += b;
-			} else if (m->n_readers[t] > 0) {
-				m->resident0 += b;
-				freeable[t] = true;
-			} else {
-				unread_inputs += b;
-			}
-			break;
-		case AB_KIND_OUTPUT:
-			if (producer[t] >= 0)
-				m->alloc[producer[t]] += b;
-			break;
-		case AB_KIND_INTERMEDIATE:
-			if (producer[t] < 0)
-				break;
-			m->alloc[producer[t]] += b;
-			if (m->n_readers[t] > 0)
-				freeable[t] = true;
-			else
-				m->drop[producer[t]] += b; /* live [p, p] */
+			resident[t] = true;
 			break;
 		case AB_KIND_SCRATCH:
 			if (owner[t] >= 0) {
@@ -365,8 +345,39 @@ static int model_build(const struct ab_graph *g,
 				m->drop[owner[t]] += b;
 			}
 			break;
-		default:
+		default: {
+			/* The cases of activation_range (core/lifetime.c). */
+			unsigned roles = ab_tensor_roles(tt);
+			bool in = roles & AB_ROLE_GRAPH_INPUT;
+			bool outp = roles & AB_ROLE_GRAPH_OUTPUT;
+			bool written = producer[t] >= 0, read = m->n_readers[t] > 0;
+			bool from0 = in || !written;
+			bool to_end = outp || (in && tflite) ||
+				      (tflite && written && !read);
+
+			if (!in && !outp && !written && !read) {
+				b = 0;
+			} else if (from0 && to_end) {
+				constant += b;
+				resident[t] = true;
+			} else if (from0) {
+				if (read) {
+					m->resident0 += b;
+					freeable[t] = true;
+				} else {
+					unread_inputs += b; /* [0, 0] */
+				}
+			} else {
+				m->alloc[producer[t]] += b;
+				if (to_end)
+					; /* never freed */
+				else if (read)
+					freeable[t] = true;
+				else
+					m->drop[producer[t]] += b; /* [p, p] */
+			}
 			break;
+		}
 		}
 		m->bytes[t] = b;
 	}
@@ -394,14 +405,11 @@ static int model_build(const struct ab_graph *g,
 		m->in_off[k] = (int32_t)n_in;
 		for (int i = 0; i < op->n_inputs; i++) {
 			int t = op->inputs[i];
-			enum ab_tensor_kind kind;
 
 			if (t < 0 || mark[t] == (int32_t)k)
 				continue;
 			mark[t] = (int32_t)k;
-			kind = g->tensors[t].kind;
-			if (kind == AB_KIND_INTERMEDIATE || kind == AB_KIND_OUTPUT ||
-			    (kind == AB_KIND_INPUT && !tflite))
+			if (!resident[t]) /* residents are in `constant` */
 				need += m->bytes[t];
 			if (freeable[t]) {
 				m->in[n_in++] = (int32_t)t;
@@ -433,6 +441,7 @@ out_err:
 	free(owner);
 	free(mark);
 	free(freeable);
+	free(resident);
 	return rc;
 }
 
