@@ -337,16 +337,22 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
 /*
  * The execution check: allocate an arena of the plan's peak and run the
  * schedule.  Each tensor's content is a pseudo-random stream seeded from
- * its producer and the seeds of the producer's inputs.  With a graph, at
- * step k the op's inputs are verified, its outputs and scratch written,
- * then inputs, outputs and scratch verified again; graph outputs (and, under
- * the tflite rule, graph inputs) are verified at the end.  A stomp is thus
- * seen at the victim's next read at the latest, and is attributed to the
- * write that hit it.  Tensors share buffers as p->tensor_buffer says; an
- * input that shares a buffer with an output of the same AB_OP_ELEMENTWISE
- * op is overwritten in place, so it is not verified after that op's
- * writes (a later read of it fails).  Without a graph (a CSV problem) every distinct time
- * is a step: buffers are written at their first time and verified then and
+ * its producer and the seeds of the producer's inputs.  With a graph, what
+ * must survive comes from the graph's declarations and operator order, not
+ * from the problem's intervals (the problem only says where each tensor
+ * is): tensors no operator writes (graph inputs, vars, outputs passed
+ * through or left to the runtime, tensors the runtime provides) are written
+ * first and verified; at step k the op's inputs are verified, its outputs
+ * and scratch written, then inputs, outputs and scratch verified again;
+ * graph outputs (the role, whatever the kind), vars and, under the tflite
+ * rule, graph inputs are verified at the end.  A stomp is thus seen at the
+ * victim's next read at the latest, and is attributed to the write that
+ * hit it.  Tensors share buffers as p->tensor_buffer says; an input that
+ * shares a buffer with an output of the same AB_OP_ELEMENTWISE op is
+ * overwritten in place, so it is not verified after that op's writes (a
+ * later read of it fails).  Without a graph (a CSV problem) every distinct
+ * time is a step: buffers are written at their first time and verified then
+ * and
  * at their last.  `force` selects a mode; NULL = full unless large.
  */
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
