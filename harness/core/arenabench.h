@@ -351,9 +351,8 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
  * shares a buffer with an output of the same AB_OP_ELEMENTWISE op is
  * overwritten in place, so it is not verified after that op's writes (a
  * later read of it fails).  Without a graph (a CSV problem) every distinct
- * time is a step: buffers are written at their first time and verified then
- * and
- * at their last.  `force` selects a mode; NULL = full unless large.
+ * time is a step: buffers are written at their first time and verified
+ * then and at their last.  `force` selects a mode; NULL = full unless large.
  */
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
