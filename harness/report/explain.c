@@ -149,7 +149,7 @@ static int analyse_tensors(struct ab_explanation *x)
 	x->weights_bytes = p->weights_bytes;
 	x->weights_stored_bytes = x->in.is_tflite ? x->in.tflite.weights_bytes
 						  : p->weights_bytes;
-	x->persistent_in_arena = x->lifetimes != AB_LIFETIMES_TFLM;
+	x->persistent_in_arena = x->lifetimes == AB_LIFETIMES_DEFAULT;
 	x->lb_op = -1;
 	if (x->in.has_graph) {
 		int shift = x->lifetimes == AB_LIFETIMES_TFLM;
@@ -577,7 +577,7 @@ static const char *lifetime_words(enum ab_lifetime_rule r)
 {
 	switch (r) {
 	case AB_LIFETIMES_TFLITE:
-		return "graph inputs live to the end of the run";
+		return "graph inputs and unread outputs live to the end of the run; variables in the persistent arena";
 	case AB_LIFETIMES_TFLM:
 		return "step 0 before the first operator; variables outside the arena";
 	default:
@@ -818,7 +818,9 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 		fprintf(f, "  persistent       %14s bytes (variables; %s)\n",
 			grouped(x->persistent_bytes, a, sizeof(a)),
 			x->persistent_in_arena ? "planned in the arena, live for the whole run"
-					       : "outside the arena under tflm");
+					       : x->lifetimes == AB_LIFETIMES_TFLM
+						 ? "outside the arena under tflm"
+						 : "in TFLite's persistent arena, not planned");
 	} else if (in->problem.capacity) {
 		fprintf(f, "  capacity         %14s bytes (from the file name)\n",
 			grouped(in->problem.capacity, a, sizeof(a)));
