@@ -124,6 +124,14 @@ Test(sizes, at_the_limit_plans_and_checks)
 			     AB_PLAN_VALID, "%s", kinds[k]);
 		cr_expect_lt(plan.peak, UINT64_MAX);
 		ab_plan_free(&plan);
+		/* best_of and exact keep UINT64_MAX as "no plan yet": a real
+		 * peak can no longer be taken for it. */
+		tu_plan("best_of", &in.problem, 1, &plan);
+		cr_expect_eq(plan.peak, FITS + 4, "%s: best_of", kinds[k]);
+		ab_plan_free(&plan);
+		tu_plan("exact", &in.problem, 1, &plan);
+		cr_expect_eq(plan.peak, FITS + 4, "%s: exact", kinds[k]);
+		ab_plan_free(&plan);
 		ab_input_free(&in);
 		remove(path);
 	}
