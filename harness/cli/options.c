@@ -245,7 +245,7 @@ void cli_command_help(FILE *f, enum cli_cmd cmd)
 			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", table[i].opt.name,
 			 table[i].value ? " " : "", table[i].value ? table[i].value : "");
-		fprintf(f, "  %-28s %s\n", left, table[i].help);
+		fprintf(f, "  %-30s %s\n", left, table[i].help);
 	}
 	if (cmd != CMD_LIST) {
 		defaults_text(cmd, defaults, sizeof(defaults));
