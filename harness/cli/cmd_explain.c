@@ -68,10 +68,10 @@ int cmd_explain(struct args *a)
 		ab_explain_write_text(stdout, &x, &e);
 	fflush(stdout);
 	for (size_t k = 0; k < x.n_planners * x.n_aligns; k++)
-		if (!x.results[k].row.valid)
+		if (!x.results[k].row.check.valid)
 			fprintf(stderr, "arenabench: INVALID PLAN: %s at align %u: %s\n",
 				x.results[k].planner->name, x.results[k].align,
-				x.results[k].row.error ? x.results[k].row.error : "?");
+				x.results[k].row.check.message ? x.results[k].row.check.message : "?");
 	if (x.invalid)
 		code = EXIT_INVALID;
 	if (e.plot) {

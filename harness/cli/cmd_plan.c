@@ -41,7 +41,7 @@ int cmd_plan(struct args *a)
 		return EXIT_USAGE;
 	}
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
-	ab_plan_and_check(&in, pl, &a->plan, a->load.problem.lifetimes, &plan, &row);
+	ab_plan_and_check(&in, pl, &a->plan, &plan, &row, NULL);
 	options = ab_options_string(&a->load, &a->plan);
 	printf("input:        %s (%s)\n", in.path, in.family);
 	printf("buffers:      %zu in %zu steps\n", in.problem.n, in.ops);
@@ -60,15 +60,15 @@ int cmd_plan(struct args *a)
 	printf("lower bound:  %" PRIu64 " bytes\n", row.lower_bound_bytes);
 	printf("planner:      %s (align %u; %s)\n", pl->name, a->plan.align, options ? options : "");
 	if (row.plan_failed) {
-		fprintf(stderr, "arenabench: no plan: %s\n", row.error ? row.error : "?");
+		fprintf(stderr, "arenabench: no plan: %s\n", row.check.message ? row.check.message : "?");
 		code = EXIT_INVALID;
 		free(options);
 		goto done;
 	}
-	printf("peak:         %" PRIu64 " bytes", row.peak_bytes);
+	printf("peak:         %" PRIu64 " bytes", row.check.peak_bytes);
 	if (row.lower_bound_bytes)
-		printf(" (%.4f x lower bound)", (double)row.peak_bytes / (double)row.lower_bound_bytes);
-	printf("\narenas:       %d\n", row.arenas);
+		printf(" (%.4f x lower bound)", (double)row.check.peak_bytes / (double)row.lower_bound_bytes);
+	printf("\narenas:       %d\n", row.check.arenas);
 	if (row.tiered) {
 		/* tier t is arena t (harness/bench/tiers.h) */
 		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
@@ -82,24 +82,24 @@ int cmd_plan(struct args *a)
 		       row.spilled_bytes, a->tiers.tier[0].name);
 	}
 	printf("valid:        %s (geometric check; execution check %s%s)\n",
-	       row.valid ? "yes" : "NO", ab_exec_mode_name(row.exec_mode),
+	       row.check.valid ? "yes" : "NO", ab_exec_mode_name(row.check.exec_mode),
 	       row.tiered ? "; tier capacities" : "");
 	free(options);
-	code = row.valid ? 0 : EXIT_INVALID;
-	if (!row.valid)
-		fprintf(stderr, "arenabench: INVALID PLAN: %s\n", row.error ? row.error : "?");
-	if (a->emit_plan && row.valid && ab_write_plan_file(a->emit_plan, &in.problem, &plan, &err)) {
+	code = row.check.valid ? 0 : EXIT_INVALID;
+	if (!row.check.valid)
+		fprintf(stderr, "arenabench: INVALID PLAN: %s\n", row.check.message ? row.check.message : "?");
+	if (a->emit_plan && row.check.valid && ab_write_plan_file(a->emit_plan, &in.problem, &plan, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
-	if (a->emit_plan && !row.valid)
+	if (a->emit_plan && !row.check.valid)
 		fprintf(stderr, "arenabench: the invalid plan was not written to %s\n", a->emit_plan);
 	if (a->emit_live && ab_write_live_file(a->emit_live, &in.problem, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
 done:
-	free(row.error);
+	free(row.check.message);
 	free(row.tier_peaks);
 	ab_plan_free(&plan);
 	ab_input_free(&in);

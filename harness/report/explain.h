@@ -12,7 +12,7 @@
 #ifndef AB_EXPLAIN_H
 #define AB_EXPLAIN_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 #include "report/offline.h"
 
 /* What the command line hands over.  `load` and `plan.align` already carry the

@@ -223,19 +223,19 @@ int ab_export_model(const char *in_path, const char *out_path,
 		goto out_free_input;
 	}
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
-	rc = ab_plan_and_check(&in, pl, &po, AB_LIFETIMES_TFLM, &plan, &row);
+	rc = ab_plan_and_check(&in, pl, &po, &plan, &row, NULL);
 	rep->lower_bound_bytes = row.lower_bound_bytes;
 	rep->arena_bytes = plan.peak;
-	rep->exec_mode = row.exec_mode;
-	rep->plan_valid = !rc && row.valid;
+	rep->exec_mode = row.check.exec_mode;
+	rep->plan_valid = !rc && row.check.valid;
 	if (rc) {
 		rc = ab_fail(err, rc, "%s: planner %s failed: %s", in_path,
-			     pl->name, row.error ? row.error : strerror(-rc));
+			     pl->name, row.check.message ? row.check.message : strerror(-rc));
 		goto out_free_plan;
 	}
-	if (!row.valid) {
+	if (!row.check.valid) {
 		rc = ab_fail(err, -EPROTO, "%s: the %s plan failed a check, nothing written: %s",
-			     in_path, pl->name, row.error ? row.error : "?");
+			     in_path, pl->name, row.check.message ? row.check.message : "?");
 		goto out_free_plan;
 	}
 
@@ -267,7 +267,7 @@ out_free_words:
 	free(out);
 	free(words);
 out_free_plan:
-	free(row.error);
+	free(row.check.message);
 	ab_plan_free(&plan);
 out_free_input:
 	ab_input_free(&in);

@@ -26,7 +26,7 @@
 #ifndef AB_EXPORT_H
 #define AB_EXPORT_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 
 /* TFLite Micro's MicroArenaBufferAlignment(): arena buffers start and
  * (rounded) end at multiples of 16. */

@@ -65,12 +65,11 @@ static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
 		struct ab_row row = { 0 };
 
 		row.lower_bound_bytes = sp->lower_bound_bytes;
-		ab_plan_and_check(&in, s->planners[k], &o,
-				  AB_LIFETIMES_DEFAULT, &plan, &row);
-		sp->peak_bytes[k] = row.peak_bytes;
-		sp->valid[k] = row.valid;
-		sp->error[k] = row.error;
-		s->invalid += !row.valid;
+		ab_plan_and_check(&in, s->planners[k], &o, &plan, &row, NULL);
+		sp->peak_bytes[k] = row.check.peak_bytes;
+		sp->valid[k] = row.check.valid;
+		sp->error[k] = row.check.message;
+		s->invalid += !row.check.valid;
 	}
 	ab_plan_free(&plan);
 	ab_input_free(&in);

@@ -10,7 +10,7 @@
 #ifndef AB_SUITE_H
 #define AB_SUITE_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 
 struct ab_suite_args {
 	const char *const *paths;  /* directories (their *.csv) or files */
