@@ -238,8 +238,8 @@ Test(roles, plans_pass_both_checks)
 			cr_expect_eq(ab_validate_plan(&p, &plan, 1, &res),
 				     AB_PLAN_VALID, "%s %s", pl->name,
 				     ab_lifetime_rule_name(rule));
-			cr_expect_eq(ab_execute_plan(&g, &p, &plan, rule, NULL,
-						     NULL, &res),
+			cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL, NULL,
+						     &res),
 				     AB_PLAN_VALID, "%s %s: %s", pl->name,
 				     ab_lifetime_rule_name(rule),
 				     ab_verdict_name(res.verdict));
@@ -292,8 +292,7 @@ Test(roles, execution_check_catches_shortened_passthrough)
 	cr_expect_eq(plan.peak, 128);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, &res), AB_PLAN_VALID,
 		     "the geometric check shares the wrong lifetimes");
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL,
-				     NULL, &res),
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL, NULL, &res),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(res.tensor_a, find(&g, "p"), "victim %d", res.tensor_a);
 	cr_expect_eq(res.tensor_b, find(&g, "b"), "culprit %d", res.tensor_b);

@@ -161,6 +161,11 @@ enum ab_lifetime_rule {
 };
 const char *ab_lifetime_rule_name(enum ab_lifetime_rule r);
 int ab_lifetime_rule_from_name(const char *s); /* -1 if unknown */
+/* The step at which operator `op` runs under rule r, and the operator
+ * running at `step` (negative: before the first operator, the TFLite
+ * Micro step 0).  The only place the TFLite Micro step shift is stated. */
+int32_t ab_lifetime_step_of_op(enum ab_lifetime_rule r, int32_t op);
+int32_t ab_lifetime_op_at_step(enum ab_lifetime_rule r, int32_t step);
 
 struct ab_buffer {
 	uint64_t size;  /* raw bytes; never rounded by alignment */
@@ -171,6 +176,9 @@ struct ab_buffer {
 
 struct ab_problem {
 	char *name;
+	/* The lifetime rule that built the intervals (graph problems; CSV
+	 * problems keep AB_LIFETIMES_DEFAULT).  Checks read it from here. */
+	enum ab_lifetime_rule lifetimes;
 	size_t n;                 /* buffers */
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
@@ -345,7 +353,7 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
  * first and verified; at step k the op's inputs are verified, its outputs
  * and scratch written, then inputs, outputs and scratch verified again;
  * graph outputs (the role, whatever the kind), vars and, under the tflite
- * rule, graph inputs are verified at the end.  A stomp is thus seen at the
+ * rule (p->lifetimes), graph inputs are verified at the end.  A stomp is thus seen at the
  * victim's next read at the latest, and is attributed to the write that
  * hit it.  Tensors share buffers as p->tensor_buffer says; an input that
  * shares a buffer with an output of the same AB_OP_ELEMENTWISE op is
@@ -357,7 +365,6 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
 				const struct ab_plan *plan,
-				enum ab_lifetime_rule rule,
 				const enum ab_exec_mode *force,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res);
@@ -372,7 +379,6 @@ struct ab_exec_memory {
 enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 				      const struct ab_problem *p,
 				      const struct ab_plan *plan,
-				      enum ab_lifetime_rule rule,
 				      const enum ab_exec_mode *force,
 				      enum ab_exec_mode *mode,
 				      struct ab_check_result *res,

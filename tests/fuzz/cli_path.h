@@ -52,8 +52,8 @@ static void fuzz_cli_path(const char *path, const uint8_t *data, size_t size,
 			    ab_validate_plan(&in.problem, &plan, align, &res) !=
 				    AB_PLAN_VALID ||
 			    ab_execute_plan(in.has_graph ? &in.graph : NULL,
-					    &in.problem, &plan, rule, NULL,
-					    &mode, &res) != AB_PLAN_VALID)
+					    &in.problem, &plan, NULL, &mode,
+					    &res) != AB_PLAN_VALID)
 				abort();
 			ab_plan_free(&plan);
 		}
