@@ -587,3 +587,66 @@ Test(roles, reorder_model_agrees)
 	}
 	ab_graph_free(&g);
 }
+
+/* One default per input kind: for a .tflite, TFLite's rule and its 64-byte
+ * alignment in every command, printed in the summaries and recorded in the
+ * CSV's options column.  On the roles model the tflite bound is 3768 (the
+ * table above), the default rule's 7696. */
+Test(roles, tflite_default_in_every_command)
+{
+	static const char *const cmds[] = {
+		"plan %s --planner linear", "stats %s",
+		"bench %s --planners linear --no-timing --quiet --out %s.csv",
+		"explain %s",
+	};
+	char dir[256], path[400], cmd[1400];
+	size_t len;
+	uint8_t *m = roles_model(&len);
+	FILE *f;
+
+	tu_tmpdir_make(dir, sizeof(dir), "roles");
+	snprintf(path, sizeof(path), "%s/roles.tflite", dir);
+	f = fopen(path, "wb");
+	cr_assert(f && fwrite(m, 1, len, f) == len && fclose(f) == 0);
+	free(m);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char sub[900], *out = NULL, *csv;
+		int rc;
+
+		snprintf(sub, sizeof(sub), cmds[i], path, path);
+		snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench %s 2>&1", sub);
+		rc = tu_run(cmd, &out);
+		cr_expect_eq(rc, 0, "%s: exit %d\n%s", sub, rc, out);
+		if (i == 2) {
+			snprintf(cmd, sizeof(cmd), "%s.csv", path);
+			csv = tu_slurp(cmd, &len);
+			cr_assert(csv, "%s: no CSV", sub);
+			cr_expect(strstr(csv, ",3768,") && strstr(csv, "lifetimes=tflite") &&
+				  strstr(csv, ",linear,fast,64,"),
+				  "%s: %s", sub, csv);
+			free(csv);
+		} else {
+			cr_expect(out && (strstr(out, "3768") || strstr(out, "3,768")),
+				  "%s: lower bound 3768 expected\n%s", sub, out);
+			cr_expect(out && !strstr(out, "7696") && !strstr(out, "7,696"),
+				  "%s: the default rule's bound\n%s", sub, out);
+			if (i != 1) /* stats is a CSV of graph statistics */
+				cr_expect(out && strstr(out, "tflite") && strstr(out, "64"),
+					  "%s: the rule and alignment are printed\n%s", sub, out);
+		}
+		free(out);
+	}
+	/* --lifetimes default says otherwise. */
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench plan %s --planner linear --lifetimes default 2>&1", path);
+	{
+		char *out = NULL;
+
+		cr_expect_eq(tu_run(cmd, &out), 0);
+		cr_expect(out && strstr(out, "7696"), "%s", out);
+		free(out);
+	}
+	snprintf(cmd, sizeof(cmd), "%s.csv", path);
+	remove(cmd);
+	remove(path);
+	tu_tmpdir_remove(dir);
+}

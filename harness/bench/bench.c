@@ -224,10 +224,20 @@ int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
 		if (cfg->progress)
 			cfg->progress(cfg->user, i, cfg->n_inputs,
 				      cfg->inputs[i], "planning");
-		rc = ab_input_load(cfg->inputs[i], &cfg->load, &in, err);
+		const char *path = cfg->inputs[i];
+		size_t len = strlen(path);
+		struct ab_bench_config own = *cfg;
+
+		if (cfg->tflite_own && len >= 7 &&
+		    !strcmp(path + len - 7, ".tflite")) {
+			own.load = cfg->tflite_load;
+			own.aligns = cfg->tflite_aligns;
+			own.n_aligns = cfg->n_tflite_aligns;
+		}
+		rc = ab_input_load(path, &own.load, &in, err);
 		if (rc)
 			return rc;
-		rc = bench_input(cfg, &in, rows, err);
+		rc = bench_input(&own, &in, rows, err);
 		ab_input_free(&in);
 		if (rc)
 			return rc;

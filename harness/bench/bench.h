@@ -12,6 +12,12 @@ struct ab_bench_config {
 	const uint32_t *aligns;
 	size_t n_aligns;
 	struct ab_load_options load;
+	/* One default per input kind: when tflite_own, .tflite inputs are
+	 * loaded with tflite_load and planned at tflite_aligns instead. */
+	bool tflite_own;
+	struct ab_load_options tflite_load;
+	const uint32_t *tflite_aligns;
+	size_t n_tflite_aligns;
 	struct ab_plan_options plan; /* align is set per row */
 	bool timing;
 	/* progress and problems go to the caller (only main prints) */

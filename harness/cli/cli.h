@@ -61,6 +61,13 @@ void cli_command_help(FILE *f, enum cli_cmd cmd);
 int cli_planners(const struct args *a, const struct ab_planner ***out,
 		 size_t *n);
 
+/* The conventions for one input: a .tflite without --runtime gets
+ * TFLite's (lifetimes tflite, align 64) unless an option says otherwise;
+ * other kinds keep the command's.  Changes *lo and aligns in place. */
+void cli_input_conventions(const struct args *a, const char *path,
+			   struct ab_load_options *lo, uint32_t *aligns,
+			   size_t *n_aligns);
+
 /* The inputs: files as given, directories expanded to their .graph, .csv
  * and .tflite files (message printed on error). */
 int cli_inputs(const struct args *a, char ***files, size_t *n);

@@ -56,6 +56,7 @@ static char *meta_path(const char *csv)
 int cmd_bench(struct args *a, int argc, char **argv)
 {
 	struct ab_bench_config cfg = { 0 };
+	uint32_t tflite_aligns[16];
 	struct progress pr = { a->quiet, time(NULL) };
 	const struct ab_planner **planners = NULL;
 	struct ab_rows rows = { 0 };
@@ -85,6 +86,17 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	cfg.aligns = a->aligns;
 	cfg.n_aligns = a->n_aligns;
 	cfg.load = a->load;
+	/* A .tflite gets TFLite's conventions unless an option says otherwise
+	 * (cli_input_conventions). */
+	{
+		cfg.tflite_load = a->load;
+		memcpy(tflite_aligns, a->aligns, sizeof(tflite_aligns));
+		cfg.n_tflite_aligns = a->n_aligns;
+		cli_input_conventions(a, "x.tflite", &cfg.tflite_load,
+				      tflite_aligns, &cfg.n_tflite_aligns);
+		cfg.tflite_aligns = tflite_aligns;
+		cfg.tflite_own = true;
+	}
 	cfg.plan = a->plan;
 	cfg.timing = a->timing;
 	cfg.progress = on_progress;

@@ -19,9 +19,13 @@ int cmd_stats(struct args *a)
 	for (size_t i = 0; i < n_files; i++) {
 		struct ab_error err = { { 0 } };
 		struct ab_input in;
+		struct ab_load_options lo = a->load;
+		uint32_t aligns[16];
+		size_t n_aligns = 0;
 		const char *s;
 
-		if (ab_input_load(files[i], &a->load, &in, &err)) {
+		cli_input_conventions(a, files[i], &lo, aligns, &n_aligns);
+		if (ab_input_load(files[i], &lo, &in, &err)) {
 			fprintf(stderr, "arenabench: %s\n", err.msg);
 			code = EXIT_USAGE;
 			break;

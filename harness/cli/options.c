@@ -202,6 +202,35 @@ static void apply_conventions(struct args *a)
 		a->load.problem.round_to = c.round_to;
 }
 
+static bool is_tflite(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 7 && !strcmp(path + n - 7, ".tflite");
+}
+
+/* One default per input kind: a .tflite without --runtime gets TFLite's
+ * conventions (lifetimes tflite, align 64) in every command, each explicit
+ * option winning; other inputs keep the command's. */
+void cli_input_conventions(const struct args *a, const char *path,
+			   struct ab_load_options *lo, uint32_t *aligns,
+			   size_t *n_aligns)
+{
+	struct conventions c;
+
+	if (a->runtime || !is_tflite(path) || a->cmd == CMD_EXPORT)
+		return;
+	c = conventions_of(a->cmd, "tflite");
+	if (!a->align_given) {
+		memcpy(aligns, c.aligns, sizeof(c.aligns));
+		*n_aligns = c.n_aligns;
+	}
+	if (!a->lifetimes_given)
+		lo->problem.lifetimes = c.lifetimes;
+	if (!a->round_given)
+		lo->problem.round_to = c.round_to;
+}
+
 static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 {
 	struct conventions c = conventions_of(cmd, NULL);
@@ -213,7 +242,9 @@ static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 	if (cmd & LOAD && k < len)
 		snprintf(buf + k, len - k, ", --lifetimes %s%s",
 			 ab_lifetime_rule_name(c.lifetimes),
-			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)" : "");
+			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)"
+					    : cmd == CMD_SUITE ? ""
+					    : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
 }
 
 /* ---------------------------------------------------------------- help */
