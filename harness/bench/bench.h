@@ -41,6 +41,9 @@ void ab_rows_free(struct ab_rows *rows);
 
 /* CSV writing (schema in docs/results-csv.md) and the metadata sidecar. */
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows);
-int ab_write_meta(FILE *f, int argc, char **argv);
+/* The first line a shell command prints ("unknown" when none): the
+ * command line gives it (only cli/ starts a process). */
+typedef void (*ab_capture_fn)(const char *cmd, char *buf, size_t len);
+int ab_write_meta(FILE *f, int argc, char **argv, ab_capture_fn run_capture);
 
 #endif

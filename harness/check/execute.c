@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 static const char *const mode_names[] = {
 	[AB_EXEC_FULL] = "full",

@@ -288,6 +288,10 @@ struct ab_plan {
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
 void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
 void ab_plan_free(struct ab_plan *plan);
+/* Copies src's placement into dst (room for src->n buffers): offsets,
+ * arenas, arena extents and peak.  The search fields (stopped_by, optimal,
+ * best_bound, iterations) stay as dst has them. */
+void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src);
 /* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
  * offset[,arena] in problem order; upper = last + 1. */
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
@@ -420,6 +424,20 @@ struct ab_planner {
 size_t ab_planner_count(void);
 const struct ab_planner *ab_planner_at(size_t i);
 const struct ab_planner *ab_planner_find(const char *name);
+
+/* ------------------------------------------------------------------- sort */
+
+/* Stable radix sort of (key, index) pairs: the one sort every stage (and
+ * every planner) uses (harness/core/sort.c). */
+struct ab_key_index {
+	uint64_t key;
+	uint32_t index;
+};
+
+/* Sorts by key ascending; equal keys keep their input order (stable).
+ * O(n * passes): 16-bit digits (8-bit below 65536 items), digits equal in
+ * every key skipped.  Below 64 items, insertion sort. */
+int ab_sort_key_index(struct ab_key_index *a, size_t n);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
 static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,
