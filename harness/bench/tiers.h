@@ -144,15 +144,7 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
 		   int n_tiers, struct ab_error *err);
 
-/*
- * Accesses of each buffer of a graph-derived problem (p->tensor[i] is
- * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
- * op input, one per op output, two per scratch use (written and read by
- * its op), plus one write by the caller for a tensor no op writes (graph
- * inputs, vars).  At least 1; saturates at UINT32_MAX.  -EINVAL when a
- * buffer has no tensor (a CSV problem: pass NULL accesses instead).
- */
-int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
-		       uint32_t **out, struct ab_error *err);
+/* ab_buffer_accesses (core/lifetime.c, declared in core/arenabench.h)
+ * gives the accesses that tiers ranked by accesses use. */
 
 #endif

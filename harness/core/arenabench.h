@@ -225,6 +225,17 @@ int ab_problem_from_graph(const struct ab_graph *g,
 void ab_problem_free(struct ab_problem *p);
 int ab_problem_alloc(struct ab_problem *p, size_t n);
 
+/*
+ * Accesses of each buffer of a graph-derived problem (p->tensor[i] is
+ * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
+ * op input, one per op output, two per scratch use (written and read by
+ * its op), plus one write by the caller for a tensor no op writes (graph
+ * inputs, vars).  At least 1; saturates at UINT32_MAX.  -EINVAL when a
+ * buffer has no tensor (a CSV problem: pass NULL accesses instead).
+ */
+int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
+		       uint32_t **out, struct ab_error *err);
+
 /* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
  * Import sets last = upper - 1 and rejects upper <= lower, negative values
  * and non-integers.  Columns are read by name. */

@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "import/input.h"
-#include "bench/tiers.h"
 #include "core/arenabench.h"
 
 static bool ends_with(const char *s, const char *suffix)
