@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "check/check.h"
 #include "lib/placement.h"
 #include "report/plan_files.h"
+#include "core/sort.h"
 
 #define DEFAULT_ROWS 48
 #define DEFAULT_WIDTH 64
@@ -86,24 +86,24 @@ int ab_pick_planners(const char *list, const char *cost,
 	return 0;
 }
 
-static const struct ab_problem *g_sort_problem; /* qsort has no context */
-
-static int by_size_desc(const void *a, const void *b)
+/* v (ascending indices) by size, largest first; equal sizes keep index
+ * order (the sort is stable). */
+static int sort_by_size(const struct ab_problem *p, size_t *v, size_t n)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	uint64_t si = g_sort_problem->buf[i].size;
-	uint64_t sj = g_sort_problem->buf[j].size;
+	struct ab_key_index *k = malloc((n + 1) * sizeof(*k));
 
-	if (si != sj)
-		return si > sj ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-static void sort_by_size(const struct ab_problem *p, size_t *v, size_t n)
-{
-	g_sort_problem = p;
-	qsort(v, n, sizeof(*v), by_size_desc);
-	g_sort_problem = NULL;
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct ab_key_index){ ~p->buf[v[i]].size, (uint32_t)v[i] };
+	if (ab_sort_key_index(k, n)) {
+		free(k);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = k[i].index;
+	free(k);
+	return 0;
 }
 
 /* Timeline characters: by first use, each buffer takes the character
@@ -187,8 +187,11 @@ static int analyse_tensors(struct ab_explanation *x)
 		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last)
 			x->lb_live[x->n_lb_live++] = i;
 	}
-	sort_by_size(p, x->lb_live, x->n_lb_live);
-	sort_by_size(p, all, p->n);
+	if (sort_by_size(p, x->lb_live, x->n_lb_live) ||
+	    sort_by_size(p, all, p->n)) {
+		free(all);
+		return -ENOMEM;
+	}
 	x->n_largest = p->n < AB_EXPLAIN_TOP ? p->n : AB_EXPLAIN_TOP;
 	memcpy(x->largest, all, x->n_largest * sizeof(*all));
 	free(all);
@@ -1381,24 +1384,7 @@ static void gp_quote(char *dst, size_t len, const char *s)
 	dst[k] = 0;
 }
 
-static int run_gnuplot(const char *gnuplot, const char *expr,
-		       const char *script)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		execl(gnuplot, "gnuplot", "-e", expr, script, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
-}
-
-static bool plot_name_ok(const char *path)
+bool ab_explain_plot_name_ok(const char *path)
 {
 	const char *ext = strrchr(path, '.');
 
@@ -1407,7 +1393,8 @@ static bool plot_name_ok(const char *path)
 }
 
 int ab_explain_plot(const struct ab_explanation *x,
-		    const struct ab_explain_args *a, struct ab_error *err)
+		    const struct ab_explain_args *a, ab_gnuplot_runner run,
+		    struct ab_error *err)
 {
 	char gnuplot[PATH_MAX], script[PATH_MAX], dir[PATH_MAX];
 	char plan[PATH_MAX + 16], live[PATH_MAX + 16], title[512];
@@ -1416,7 +1403,7 @@ int ab_explain_plot(const struct ab_explanation *x,
 	size_t len;
 	int rc;
 
-	if (!plot_name_ok(a->plot))
+	if (!ab_explain_plot_name_ok(a->plot))
 		return ab_fail(err, -EINVAL, "--plot %s: expected a .svg, .png or .pdf file name",
 			       a->plot);
 	if (x->best < 0)
@@ -1461,7 +1448,7 @@ int ab_explain_plot(const struct ab_explanation *x,
 	gp_quote(expr, len, title);
 	strcat(expr, "; planner=");
 	gp_quote(expr, len, ab_explain_at(x, (size_t)x->best, 0)->planner->name);
-	rc = run_gnuplot(gnuplot, expr, script);
+	rc = run(gnuplot, expr, script);
 	free(expr);
 	if (rc)
 		ab_fail(err, rc, "--plot: gnuplot %s failed (its messages are above); %s not written",
@@ -1473,49 +1460,4 @@ out_clean:
 	unlink(live);
 	rmdir(dir);
 	return rc;
-}
-
-/* ------------------------------------------------------------- command */
-
-int ab_cmd_explain(const struct ab_explain_args *a)
-{
-	struct ab_error err = { { 0 } };
-	struct ab_explanation x;
-	int code = 0;
-
-	if (!a->path) {
-		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv)\n");
-		return 2;
-	}
-	if (a->plot && !plot_name_ok(a->plot)) {
-		fprintf(stderr, "arenabench: --plot %s: expected a .svg, .png or .pdf file name\n",
-			a->plot);
-		return 2;
-	}
-	if (ab_explain(a, &x, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		return 2;
-	}
-	if (a->json)
-		ab_explain_write_json(stdout, &x);
-	else
-		ab_explain_write_text(stdout, &x, a);
-	fflush(stdout);
-	for (size_t k = 0; k < x.n_planners * x.n_aligns; k++)
-		if (!x.results[k].row.check.valid)
-			fprintf(stderr, "arenabench: INVALID PLAN: %s at align %u: %s\n",
-				x.results[k].planner->name, x.results[k].align,
-				x.results[k].row.check.message ? x.results[k].row.check.message : "?");
-	if (x.invalid)
-		code = 1;
-	if (a->plot) {
-		if (ab_explain_plot(&x, a, &err)) {
-			fprintf(stderr, "arenabench: %s\n", err.msg);
-			code = 2;
-		} else if (!a->json) {
-			printf("\nplot: %s (plots/layout.gp)\n", a->plot);
-		}
-	}
-	ab_explanation_free(&x);
-	return code;
 }
