@@ -3,6 +3,7 @@
 #define AB_BENCH_H
 
 #include "bench/run.h"
+#include "bench/timing.h"
 
 struct ab_bench_config {
 	const char *const *inputs;
@@ -13,7 +14,7 @@ struct ab_bench_config {
 	size_t n_aligns;
 	struct ab_load_options load;
 	struct ab_plan_options plan; /* align is set per row */
-	bool timing;
+	const struct ab_timer *timer; /* NULL: no timing columns */
 	/* progress and problems go to the caller (only main prints) */
 	void (*progress)(void *user, size_t done, size_t total,
 			 const char *path, const char *what);
@@ -35,6 +36,8 @@ void ab_rows_free(struct ab_rows *rows);
 
 /* CSV writing (schema in docs/results-csv.md) and the metadata sidecar. */
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows);
-int ab_write_meta(FILE *f, int argc, char **argv);
+/* timer names the timing library in the sidecar (NULL: "none"). */
+int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
+		  char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/timing.h"
 #include "core/textio.h"
 #include "import/expand.h"
 
@@ -86,7 +87,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	cfg.n_aligns = a->n_aligns;
 	cfg.load = a->load;
 	cfg.plan = a->plan;
-	cfg.timing = a->timing;
+	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
 	cfg.progress = on_progress;
 	cfg.problem = on_problem;
 	cfg.user = &pr;
@@ -107,7 +108,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		goto out;
 	}
 	ab_rows_write_csv(csv.f, &rows);
-	ab_write_meta(meta.f, argc, argv);
+	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv);
 	if (ab_atomic_commit(&csv, &err)) {
 		ab_atomic_abort(&meta);
 		fprintf(stderr, "arenabench: %s\n", err.msg);

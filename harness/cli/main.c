@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "bench/timing.h"
+#include "cli/timing.h"
 
 int main(int argc, char **argv)
 {
