@@ -313,23 +313,8 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 	return ferror(f) ? -EIO : 0;
 }
 
-static void run_capture(const char *cmd, char *buf, size_t len)
-{
-	FILE *p = popen(cmd, "r");
-
-	buf[0] = 0;
-	if (p) {
-		if (!fgets(buf, (int)len, p))
-			buf[0] = 0;
-		pclose(p);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	if (!buf[0])
-		snprintf(buf, len, "unknown");
-}
-
 int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
-		  char **argv)
+		  char **argv, ab_capture_fn run_capture)
 {
 	char rev[128], dirty[16], cpu[256] = "unknown", line[512], date[64];
 	char bench[128];

@@ -36,8 +36,11 @@ void ab_rows_free(struct ab_rows *rows);
 
 /* CSV writing (schema in docs/results-csv.md) and the metadata sidecar. */
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows);
-/* timer names the timing library in the sidecar (NULL: "none"). */
+/* The first line a shell command prints ("unknown" when none): the
+ * command line gives it (only cli/ starts a process).  timer names the
+ * timing library in the sidecar (NULL: "none"). */
+typedef void (*ab_capture_fn)(const char *cmd, char *buf, size_t len);
 int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
-		  char **argv);
+		  char **argv, ab_capture_fn run_capture);
 
 #endif

@@ -68,6 +68,9 @@ int cli_inputs(const struct args *a, char ***files, size_t *n);
 /* Starts gnuplot -e EXPR SCRIPT and waits (ab_explain_plot's runner). */
 int cli_run_gnuplot(const char *gnuplot, const char *expr, const char *script);
 
+/* The first line of a shell command's output (ab_write_meta's capture). */
+void cli_capture(const char *cmd, char *buf, size_t len);
+
 int cmd_list(struct args *a);
 int cmd_bench(struct args *a, int argc, char **argv);
 int cmd_plan(struct args *a);

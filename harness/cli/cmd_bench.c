@@ -108,7 +108,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		goto out;
 	}
 	ab_rows_write_csv(csv.f, &rows);
-	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv);
+	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
 	if (ab_atomic_commit(&csv, &err)) {
 		ab_atomic_abort(&meta);
 		fprintf(stderr, "arenabench: %s\n", err.msg);
@@ -130,3 +130,18 @@ out:
 	return code;
 }
 
+
+void cli_capture(const char *cmd, char *buf, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+
+	buf[0] = 0;
+	if (p) {
+		if (!fgets(buf, (int)len, p))
+			buf[0] = 0;
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		snprintf(buf, len, "unknown");
+}

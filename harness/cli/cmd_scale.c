@@ -24,7 +24,8 @@ static int write_meta(int argc, char **argv)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (ab_write_meta(f.f, &ab_google_benchmark, argc - 4, argv + 4)) {
+	if (ab_write_meta(f.f, &ab_google_benchmark, argc - 4, argv + 4,
+			  cli_capture)) {
 		ab_atomic_abort(&f);
 		fprintf(stderr, "arenabench: %s: write error\n", argv[3]);
 		return EXIT_USAGE;
