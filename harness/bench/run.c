@@ -76,6 +76,7 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 {
 	struct ab_tier_report scratch;
 	struct ab_plan_options one;
+	uint32_t *accesses = NULL;
 	int rc;
 
 	ab_plan_reset(plan);
@@ -85,11 +86,21 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 				    strerror(-rc))
 			  : 0;
 	}
+	/* the tiers rank by accesses and report bytes x accesses: counted
+	 * here, only for a tiered run of a graph-derived problem (a CSV
+	 * problem counts 1 each) */
+	if (in->problem.tensor) {
+		rc = ab_buffer_accesses(&in->graph, &in->problem, &accesses, err);
+		if (rc)
+			return rc;
+	}
 	one = *o;
 	one.tiers = NULL;
-	return ab_plan_tiers(&in->problem, in->accesses, pl, &one,
-			     o->tiers->tier, o->tiers->n, &o->tiers->opt, plan,
-			     rep ? rep : &scratch, err);
+	rc = ab_plan_tiers(&in->problem, accesses, pl, &one, o->tiers->tier,
+			   o->tiers->n, &o->tiers->opt, plan,
+			   rep ? rep : &scratch, err);
+	free(accesses);
+	return rc;
 }
 
 int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,

@@ -195,6 +195,18 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err);
 void ab_problem_free(struct ab_problem *p);
+
+/*
+ * Accesses of each buffer (harness/core/lifetime.c, beside the lifetimes
+ * they count; computed when tiers ranked by accesses need them) of a graph-derived problem (p->tensor[i] is
+ * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
+ * op input, one per op output, two per scratch use (written and read by
+ * its op), plus one write by the caller for a tensor no op writes (graph
+ * inputs, vars).  At least 1; saturates at UINT32_MAX.  -EINVAL when a
+ * buffer has no tensor (a CSV problem: pass NULL accesses instead).
+ */
+int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
+		       uint32_t **out, struct ab_error *err);
 int ab_problem_alloc(struct ab_problem *p, size_t n);
 
 /* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
