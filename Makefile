@@ -168,6 +168,8 @@ $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-tes
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh
+	@sh scripts/test-check-deps.sh
+	@sh scripts/check-deps.sh
 
 clean:
 	rm -rf $(BUILD)

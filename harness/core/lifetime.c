@@ -30,6 +30,16 @@ const char *ab_lifetime_rule_name(enum ab_lifetime_rule r)
 	return (unsigned)r < AB_LIFETIMES_COUNT ? rule_names[r] : "?";
 }
 
+int32_t ab_lifetime_step_of_op(enum ab_lifetime_rule r, int32_t op)
+{
+	return r == AB_LIFETIMES_TFLM ? op + 1 : op;
+}
+
+int32_t ab_lifetime_op_at_step(enum ab_lifetime_rule r, int32_t step)
+{
+	return r == AB_LIFETIMES_TFLM ? step - 1 : step;
+}
+
 int ab_lifetime_rule_from_name(const char *s)
 {
 	for (int i = 0; i < AB_LIFETIMES_COUNT; i++)
@@ -91,7 +101,8 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			  struct ab_problem *out, struct ab_error *err)
 {
 	const bool tflm = opt->lifetimes == AB_LIFETIMES_TFLM;
-	const int32_t shift = tflm ? 1 : 0; /* step of op k is k + shift */
+	/* step of op k is k + shift */
+	const int32_t shift = ab_lifetime_step_of_op(opt->lifetimes, 0);
 	const int32_t last_step = (int32_t)g->n_ops - 1 + shift;
 	int32_t *first = NULL, *last = NULL, *root = NULL;
 	uint64_t *size = NULL;
@@ -242,6 +253,7 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			b->align = align;
 	}
 	out->steps = last_step + 1;
+	out->lifetimes = opt->lifetimes;
 	out->name = strdup(g->name ? g->name : "graph");
 	if (phases) {
 		out->phase_starts = malloc(phases * sizeof(*out->phase_starts));

@@ -7,7 +7,7 @@
 
 #include "import/input.h"
 #include "bench/tiers.h"
-#include "core/sort.h"
+#include "core/arenabench.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
