@@ -17,6 +17,9 @@
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
+/* plan --capacity C (minimalloc's question): 0 = fits, and */
+#define EXIT_NO_FIT 3      /* a proven bound is above C */
+#define EXIT_FIT_UNKNOWN 4 /* no plan within C and no proof within the budget */
 
 /* The commands, as bits of an option's "applies to" mask. */
 enum cli_cmd {
@@ -35,6 +38,7 @@ struct args {
 	const char *cost;       /* fast | budgeted | all */
 	const char *out;
 	const char *emit_plan, *emit_live, *plot;
+	uint64_t capacity; /* plan --capacity; 0 = not asked */
 	bool timing, quiet, json, header;
 	double budget_seconds;  /* scale */
 	char **pos;

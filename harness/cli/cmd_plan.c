@@ -7,6 +7,32 @@
 #include "cli/cli.h"
 #include "report/plan_files.h"
 
+/* minimalloc's question, answered from this plan and the best proven
+ * bound: a valid plan within C fits; a bound above C (the lower bound, or
+ * a budgeted planner's proof) cannot fit; anything else is unknown. */
+static int answer_capacity(uint64_t cap, const struct ab_row *row,
+			   const struct ab_planner *pl)
+{
+	uint64_t bound = row->best_bound_bytes > row->lower_bound_bytes ?
+			 row->best_bound_bytes : row->lower_bound_bytes;
+
+	if (row->optimal == AB_OPTIMAL_YES && row->check.peak_bytes > bound)
+		bound = row->check.peak_bytes;
+	if (row->check.peak_bytes <= cap) {
+		printf("capacity:     fits: peak %" PRIu64 " <= %" PRIu64 " bytes\n",
+		       row->check.peak_bytes, cap);
+		return 0;
+	}
+	if (bound > cap) {
+		printf("capacity:     does not fit: every plan needs at least %" PRIu64 " > %" PRIu64 " bytes\n",
+		       bound, cap);
+		return EXIT_NO_FIT;
+	}
+	printf("capacity:     unknown: %s's plan needs %" PRIu64 " > %" PRIu64 " bytes and the best bound is %" PRIu64 " (a budgeted planner such as exact, or a larger --budget, may settle it)\n",
+	       pl->name, row->check.peak_bytes, cap, bound);
+	return EXIT_FIT_UNKNOWN;
+}
+
 int cmd_plan(struct args *a)
 {
 	struct ab_error err = { { 0 } };
@@ -69,6 +95,14 @@ int cmd_plan(struct args *a)
 	if (row.lower_bound_bytes)
 		printf(" (%.4f x lower bound)", (double)row.check.peak_bytes / (double)row.lower_bound_bytes);
 	printf("\narenas:       %d\n", row.check.arenas);
+	printf("plan time:    %.3f ms (one run, wall clock; bench times it properly)\n",
+	       row.plan_wall_ns / 1e6);
+	if (pl->cost == AB_COST_BUDGETED)
+		printf("search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
+		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
+		       row.stopped_by == AB_STOPPED_BUDGET ? "budget" :
+		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" : "none (finished)",
+		       row.best_bound_bytes, row.iterations);
 	if (row.tiered) {
 		/* tier t is arena t (harness/bench/tiers.h) */
 		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
@@ -98,6 +132,8 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
+	if (a->capacity && code == 0)
+		code = answer_capacity(a->capacity, &row, pl);
 done:
 	free(row.check.message);
 	free(row.tier_peaks);

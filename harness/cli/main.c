@@ -2,11 +2,24 @@
  * arenabench: the command line's dispatch.  See cli.h for the layer and
  * the exit codes; options.c for the options, cmd_<name>.c for a command.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "bench/timing.h"
+
+/* Output that never reached its reader is a failure (stdout on a full
+ * disk, /dev/full, a closed pipe): flush and close are checked too. */
+static int cli_finish_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		fprintf(stderr, "arenabench: cannot write to standard output: %s\n",
+			strerror(errno));
+		return code ? code : EXIT_USAGE;
+	}
+	return code;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,7 +34,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		cli_usage(stdout);
-		return 0;
+		return cli_finish_stdout(0);
 	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
@@ -40,7 +53,7 @@ int main(int argc, char **argv)
 	rc = cli_parse(cmd, argc - 1, argv + 1, &a);
 	if (rc) {
 		cli_args_free(&a);
-		return rc > 0 ? 0 : EXIT_USAGE;
+		return rc > 0 ? cli_finish_stdout(0) : EXIT_USAGE;
 	}
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
@@ -54,5 +67,5 @@ int main(int argc, char **argv)
 	default: code = EXIT_USAGE; break;
 	}
 	cli_args_free(&a);
-	return code;
+	return cli_finish_stdout(code);
 }

@@ -1,5 +1,6 @@
 /* File and line I/O shared by the parsers and writers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,32 +8,79 @@
 
 #include "core/textio.h"
 
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+int ab_open_input(const char *path, uint64_t limit, FILE **out,
+		  uint64_t *size, struct ab_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer must not hang; the flag
+	 * is cleared once the file is known to be regular. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	*out = NULL;
+	if (fd < 0)
+		return ab_fail(err, -errno, "%s: cannot open: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+
+		close(fd);
+		return ab_fail(err, -e, "%s: cannot stat: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ab_fail(err, -EINVAL, "%s: is %s (expected a regular file)",
+			       path, file_kind(st.st_mode));
+	}
+	if ((uint64_t)st.st_size > limit) {
+		close(fd);
+		return ab_fail(err, -EFBIG, "%s: file of %lld bytes is larger than the %llu-byte limit",
+			       path, (long long)st.st_size,
+			       (unsigned long long)limit);
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    !(*out = fdopen(fd, "rb"))) {
+		int e = errno;
+
+		close(fd);
+		return ab_fail(err, -e, "%s: cannot open: %s", path, strerror(e));
+	}
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
+	FILE *f;
+	uint64_t size;
 	char *buf;
 	size_t n;
+	int rc = ab_open_input(path, AB_MAX_FILE_BYTES, &f, &size, err);
 
-	if (!f)
-		return ab_fail(err, -errno, "%s: cannot open: %s", path,
-			       strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return ab_fail(err, -EINVAL, "%s: not a regular file", path);
-	}
-	if ((unsigned long long)st.st_size > AB_MAX_FILE_BYTES) {
-		fclose(f);
-		return ab_fail(err, -EFBIG, "%s: file of %lld bytes is larger than the %llu-byte limit",
-			       path, (long long)st.st_size, AB_MAX_FILE_BYTES);
-	}
-	buf = malloc((size_t)st.st_size + 1);
+	if (rc)
+		return rc;
+	buf = malloc((size_t)size + 1);
 	if (!buf) {
 		fclose(f);
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	}
-	n = fread(buf, 1, (size_t)st.st_size, f);
+	n = fread(buf, 1, (size_t)size, f);
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);

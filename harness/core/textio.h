@@ -10,7 +10,13 @@
 #define AB_MAX_FILE_BYTES (4ull << 30) /* inputs larger than this are refused */
 #define AB_MAX_LINE_BYTES (1u << 20)
 
-/* Reads a whole file (NUL-terminated copy).  Errors name the file. */
+/* Opens an input for reading after checking, without blocking, that it
+ * is a regular file of at most `limit` bytes: a directory, FIFO, device
+ * or socket is refused by kind at once.  *size is its length. */
+int ab_open_input(const char *path, uint64_t limit, FILE **f,
+		  uint64_t *size, struct ab_error *err);
+/* Reads a whole file (NUL-terminated copy) through ab_open_input with
+ * AB_MAX_FILE_BYTES.  Errors name the file. */
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err);
 
