@@ -172,3 +172,72 @@ Test(edges, capacity_on_minimalloc_suite_is_unknown_for_a_heuristic)
 	cr_expect(strstr(out, "search:       optimal yes;"), "%s", out);
 	free(out);
 }
+
+/* Outputs: "-" is stdout (the summary moves to stderr), a device stays a
+ * device, a symlink is followed (the link stays a link), an output that
+ * is an input or two outputs naming one file are refused before any
+ * work, with the input unchanged. */
+Test(edges, outputs_never_destroy_what_they_point_at)
+{
+	char cmd[1024], p[512], *out = NULL, *before, *after;
+	struct stat st;
+	size_t n1, n2;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+	/* to stdout: exactly the plan (by hand: 0 at 0, 1 above it at 8) */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s plan g.csv --planner linear --emit-plan - 2>/dev/null",
+		 dir, getenv("PWD"), BIN);
+	cr_expect_eq(tu_run(cmd, &out), 0);
+	cr_expect_str_eq(out, "id,lower,upper,size,offset\n0,0,2,8,0\n1,1,3,8,8\n");
+	free(out);
+	/* a device node */
+	expect("plan g.csv --planner linear --emit-plan /dev/null", 0, "");
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+	/* a symlink: its target is written, the link kept */
+	snprintf(p, sizeof(p), "%s/link.csv", dir);
+	cr_assert_eq(symlink("target.csv", p), 0);
+	expect("plan g.csv --planner linear --emit-plan link.csv", 0, "");
+	cr_assert_eq(lstat(p, &st), 0);
+	cr_expect(S_ISLNK(st.st_mode), "the link was replaced");
+	snprintf(p, sizeof(p), "%s/target.csv", dir);
+	after = tu_slurp(p, &n2);
+	cr_expect_str_eq(after, "id,lower,upper,size,offset\n0,0,2,8,0\n1,1,3,8,8\n");
+	free(after);
+	/* output = input, two outputs in one file */
+	snprintf(p, sizeof(p), "%s/g.csv", dir);
+	before = tu_slurp(p, &n1);
+	expect("plan g.csv --planner linear --emit-plan g.csv", 2,
+	       "arenabench: --emit-plan g.csv is the input g.csv: refusing to overwrite an input (nothing done)");
+	expect("bench g.csv --no-timing --quiet --out ./g.csv", 2,
+	       "arenabench: --out ./g.csv is the input g.csv: refusing to overwrite an input (nothing done)");
+	expect("plan g.csv --planner linear --emit-plan x.csv --emit-live ./x.csv", 2,
+	       "arenabench: --emit-plan x.csv and --emit-live ./x.csv name one file: only one of them would be kept (nothing done)");
+	after = tu_slurp(p, &n2);
+	cr_expect(n1 == n2 && !memcmp(before, after, n1), "the input changed");
+	snprintf(p, sizeof(p), "%s/x.csv", dir);
+	cr_expect_neq(stat(p, &st), 0, "x.csv was written");
+	free(before);
+	free(after);
+}
+
+/* A results CSV and its .meta are replaced together: when the .meta
+ * cannot be written (its name is taken by a directory) the old pair is
+ * kept byte for byte. */
+Test(edges, results_and_meta_are_replaced_together)
+{
+	char p[512], *before, *after;
+	size_t n1, n2;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	file("r.csv", "old results\n");
+	snprintf(p, sizeof(p), "%s/r.meta", dir);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/r.csv", dir);
+	before = tu_slurp(p, &n1);
+	expect("bench g.csv --no-timing --quiet --planners linear --out r.csv", 2, "r.meta");
+	after = tu_slurp(p, &n2);
+	cr_expect(n1 == n2 && !memcmp(before, after, n1), "r.csv changed without its .meta");
+	free(before);
+	free(after);
+}

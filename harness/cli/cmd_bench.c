@@ -108,12 +108,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	}
 	ab_rows_write_csv(csv.f, &rows);
 	ab_write_meta(meta.f, argc, argv, cli_capture);
-	if (ab_atomic_commit(&csv, &err)) {
-		ab_atomic_abort(&meta);
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
-	}
-	if (ab_atomic_commit(&meta, &err)) {
+	/* the CSV and its .meta are replaced together or not at all */
+	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		goto out;
 	}

@@ -3,11 +3,15 @@
  * the exit codes; options.c for the options, cmd_<name>.c for a command.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "bench/timing.h"
+#include "core/textio.h"
 
 /* Output that never reached its reader is a failure (stdout on a full
  * disk, /dev/full, a closed pipe): flush and close are checked too. */
@@ -18,6 +22,79 @@ static int cli_finish_stdout(int code)
 			strerror(errno));
 		return code ? code : EXIT_USAGE;
 	}
+	return code;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: no temporary output is left behind. */
+static void on_signal(int sig)
+{
+	ab_atomic_remove_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The identity of a path: its device and inode when it exists, else the
+ * canonical path of its folder plus its name (malloc'd, for comparing). */
+static char *path_identity(const char *path)
+{
+	struct stat st;
+	char buf[64], *dir, *slash, *r, *out;
+
+	if (!strcmp(path, "-"))
+		return strdup("-");
+	if (stat(path, &st) == 0) {
+		snprintf(buf, sizeof(buf), "@%llu:%llu", (unsigned long long)st.st_dev,
+			 (unsigned long long)st.st_ino);
+		return strdup(buf);
+	}
+	dir = strdup(path);
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	r = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	out = r ? malloc(strlen(r) + strlen(path) + 2) : NULL;
+	if (out)
+		sprintf(out, "%s/%s", r, slash ? slash + 1 : path);
+	free(r);
+	free(dir);
+	return out;
+}
+
+/* Refuses, before any work, an output that is one of the inputs or two
+ * outputs naming one file; names both.  0 or EXIT_USAGE. */
+static int check_outputs(const struct args *a)
+{
+	const char *outs[4] = { a->cmd == CMD_BENCH || a->out_given ? a->out : NULL,
+				a->emit_plan, a->emit_live, a->plot };
+	static const char *const what[4] = { "--out", "--emit-plan", "--emit-live", "--plot" };
+	char *id[4] = { 0 };
+	int code = 0;
+
+	for (int i = 0; i < 4 && !code; i++) {
+		if (!outs[i])
+			continue;
+		id[i] = path_identity(outs[i]);
+		for (size_t k = 0; k < a->n_pos && id[i] && !code; k++) {
+			char *in = path_identity(a->pos[k]);
+
+			if (in && !strcmp(in, id[i]) && strcmp(in, "-")) {
+				fprintf(stderr, "arenabench: %s %s is the input %s: refusing to overwrite an input (nothing done)\n",
+					what[i], outs[i], a->pos[k]);
+				code = EXIT_USAGE;
+			}
+			free(in);
+		}
+		for (int j = 0; j < i && id[i] && !code; j++)
+			if (id[j] && !strcmp(id[i], id[j])) {
+				fprintf(stderr, "arenabench: %s %s and %s %s name one file: only one of them would be kept (nothing done)\n",
+					what[j], outs[j], what[i], outs[i]);
+				code = EXIT_USAGE;
+			}
+	}
+	for (int i = 0; i < 4; i++)
+		free(id[i]);
 	return code;
 }
 
@@ -55,6 +132,13 @@ int main(int argc, char **argv)
 		cli_args_free(&a);
 		return rc > 0 ? cli_finish_stdout(0) : EXIT_USAGE;
 	}
+	if (check_outputs(&a)) {
+		cli_args_free(&a);
+		return EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
 	case CMD_BENCH: code = cmd_bench(&a, argc, argv); break;
