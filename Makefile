@@ -33,7 +33,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz fresh-check reference baselines transforms FORCE
+	scaling bench-cli fuzz fresh-check compare reference baselines transforms FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -50,6 +50,7 @@ help:
 	@echo "make paper        paper/paper.pdf from the results"
 	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
 	@echo "make corpus       regenerate the committed graphs from the generators"
+	@echo "make compare      A=old.csv B=new.csv: two runs row by row, figure plots/out/compare.png"
 	@echo "make fresh-check  make test and make bench in a new minimal Debian root (root, network to Debian)"
 	@echo "make fuzz         run the fuzz targets (FUZZ_SECONDS=600 each)"
 	@echo "make clean        remove $(BUILD)/"
@@ -114,6 +115,15 @@ reference: $(BIN)
 fresh-check:
 	@sh scripts/deps.sh fresh
 	@sh scripts/fresh-check.sh
+
+# Two bench CSVs compared row by row; the figure goes to plots/out/.
+compare: $(BIN)
+	@test -n "$(A)" && test -n "$(B)" || { echo "usage: make compare A=old.csv B=new.csv" >&2; exit 2; }
+	@mkdir -p plots/out
+	@$(BIN) compare $(A) $(B) --ratios $(BUILD)/compare-ratios.txt
+	@sh scripts/deps.sh plots
+	@gnuplot -e "datafile='$(BUILD)/compare-ratios.txt'; out='plots/out/compare.png'; title_a='$(A)'; title_b='$(B)'" plots/compare.gp
+	@echo "compare: plots/out/compare.png" >&2
 
 FUZZ_SECONDS ?= 600
 fuzz:

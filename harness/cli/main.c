@@ -66,13 +66,13 @@ static char *path_identity(const char *path)
  * outputs naming one file; names both.  0 or EXIT_USAGE. */
 static int check_outputs(const struct args *a)
 {
-	const char *outs[4] = { a->cmd == CMD_BENCH || a->out_given ? a->out : NULL,
-				a->emit_plan, a->emit_live, a->plot };
-	static const char *const what[4] = { "--out", "--emit-plan", "--emit-live", "--plot" };
-	char *id[4] = { 0 };
+	const char *outs[5] = { a->cmd == CMD_BENCH || a->out_given ? a->out : NULL,
+				a->emit_plan, a->emit_live, a->plot, a->ratios };
+	static const char *const what[5] = { "--out", "--emit-plan", "--emit-live", "--plot", "--ratios" };
+	char *id[5] = { 0 };
 	int code = 0;
 
-	for (int i = 0; i < 4 && !code; i++) {
+	for (int i = 0; i < 5 && !code; i++) {
 		if (!outs[i])
 			continue;
 		id[i] = path_identity(outs[i]);
@@ -93,7 +93,7 @@ static int check_outputs(const struct args *a)
 				code = EXIT_USAGE;
 			}
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		free(id[i]);
 	return code;
 }
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale or export)\n",
+		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export or compare)\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}
@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 	case CMD_SUITE: code = cmd_suite(&a); break;
 	case CMD_SCALE: code = cmd_scale(&a, argc, argv); break;
 	case CMD_EXPORT: code = cmd_export(&a); break;
+	case CMD_COMPARE: code = cmd_compare(&a); break;
 	default: code = EXIT_USAGE; break;
 	}
 	cli_args_free(&a);

@@ -23,13 +23,13 @@ enum {
 	O_SUBGRAPH, O_DIM, O_SEED, O_BUDGET, O_PHASES, O_SAFETY, O_REORDER,
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
-	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_HELP,
+	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
 #define TFLITE (LOAD | CMD_EXPORT)
 #define PLANS (CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE | CMD_EXPORT)
-#define ALL 0xff
+#define ALL 0x1ff
 
 struct option_doc {
 	struct option opt;
@@ -73,7 +73,7 @@ static const struct option_doc table[] = {
 	  "bytes|accesses", "fill fast tiers by bytes (default) or accesses" },
 	{ { "planners", required_argument, NULL, O_PLANNERS }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "a,b,...", "planners to run (default: every planner of --cost)" },
-	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE, "P",
+	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE | CMD_COMPARE, "P",
 	  "the planner (see `arenabench list`)" },
 	{ { "cost", required_argument, NULL, O_COST }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "fast|budgeted|all", "planners by cost class (default fast)" },
@@ -87,7 +87,11 @@ static const struct option_doc table[] = {
 	  "does it fit in C bytes (units B, KiB, MiB, GiB)? exit 0 fits, 3 does not, 4 unknown" },
 	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
 	  "draw the best plan with plots/layout.gp (.svg, .png or .pdf; needs gnuplot)" },
-	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN, NULL,
+	{ { "against", required_argument, NULL, O_AGAINST }, CMD_COMPARE, "Q",
+	  "compare: with --planner P, P against Q inside one CSV" },
+	{ { "ratios", required_argument, NULL, O_RATIOS }, CMD_COMPARE, "FILE",
+	  "compare: the per-pair ratios, sorted, for plots/compare.gp" },
+	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN | CMD_COMPARE, NULL,
 	  "the report as JSON" },
 	{ { "no-timing", no_argument, NULL, O_NO_TIMING }, CMD_BENCH, NULL,
 	  "skip Google Benchmark (timing columns empty)" },
@@ -134,6 +138,11 @@ static const struct command_doc commands[] = {
 	  "through (defaults --benchmark_min_time=0.05 --benchmark_repetitions=3).\n"
 	  "`arenabench scale --write-meta PATH [WORDS...]` writes the metadata sidecar",
 	  "arenabench scale build/sweep/chain_10000.csv --planner size_first_fit --header" },
+	{ CMD_COMPARE, "compare", "compare A.csv B.csv | compare RUN.csv --planner P --against Q",
+	  "two bench CSVs (or two planners in one) row by row on peak_bytes: wins, losses, ties and the\n"
+	  "geometric mean of B/A per planner and family, the largest changes, rows in one file only, timing\n"
+	  "ratios when both sides were timed (docs/compare.md)",
+	  "arenabench compare results/reference/results.csv results/results.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
@@ -450,6 +459,12 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_PLANNERS:
 	case O_PLANNER:
 		a->planners = v;
+		return 0;
+	case O_AGAINST:
+		a->against = v;
+		return 0;
+	case O_RATIOS:
+		a->ratios = v;
 		return 0;
 	case O_COST:
 		if (strcmp(v, "fast") && strcmp(v, "budgeted") && strcmp(v, "all")) {
