@@ -136,6 +136,8 @@ Test(edges, option_values_outside_their_range_get_one_message)
 	expect(P "--budget 0", 2, "--budget expects iterations (leave it out for the planner's default) from 1 to");
 	expect(P "--capacity 0", 2, "--capacity expects a positive number of bytes");
 	expect(P "--capacity 1.5MiB", 2, "--capacity expects a positive number of bytes");
+	expect(P "--dim batch=2", 2, "--dim applies to model files (.tflite, .onnx), and g.csv is not one (nothing done)");
+	expect(P "--subgraph 1", 2, "--subgraph applies to model files (.tflite, .onnx), and g.csv is not one (nothing done)");
 	/* one message, not two */
 	cr_expect_eq(ab(P "--align -16", &out), 2);
 	cr_expect_str_eq(out, "arenabench: --align expects up to 16 powers of two up to 2^30, got '-16'\n");

@@ -98,6 +98,31 @@ static int check_outputs(const struct args *a)
 	return code;
 }
 
+/* Options that only a model file reads: an error when no input can be
+ * one (a directory may hold models), never silence. */
+static int check_model_options(const struct args *a)
+{
+	bool model = false;
+
+	if (!a->load.tflite.n_dims && !a->load.tflite.subgraph)
+		return 0;
+	for (size_t k = 0; k < a->n_pos; k++) {
+		const char *p = a->pos[k], *dot = strrchr(p, '.');
+		struct stat st;
+
+		if ((dot && (!strcmp(dot, ".tflite") || !strcmp(dot, ".onnx"))) ||
+		    (stat(p, &st) == 0 && S_ISDIR(st.st_mode)))
+			model = true;
+	}
+	if (model || a->cmd == CMD_EXPORT)
+		return 0;
+	fprintf(stderr, "arenabench: %s applies to model files (.tflite, .onnx), and %s%s (nothing done)\n",
+		a->load.tflite.n_dims ? "--dim" : "--subgraph",
+		a->n_pos == 1 ? a->pos[0] : "none of the inputs is one",
+		a->n_pos == 1 ? " is not one" : "");
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -132,7 +157,7 @@ int main(int argc, char **argv)
 		cli_args_free(&a);
 		return rc > 0 ? cli_finish_stdout(0) : EXIT_USAGE;
 	}
-	if (check_outputs(&a)) {
+	if (check_outputs(&a) || check_model_options(&a)) {
 		cli_args_free(&a);
 		return EXIT_USAGE;
 	}
