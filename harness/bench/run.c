@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/run.h"
 #include "bench/tiers.h"
@@ -109,9 +110,14 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 {
 	struct ab_tier_report rep = { 0 };
 	struct ab_error err = { { 0 } };
+	struct timespec t0, t1;
 	int rc;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	row->plan_wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+			    (double)(t1.tv_nsec - t0.tv_nsec);
 	row->check.valid = false;
 	row->check.exec_mode = AB_EXEC_SKIPPED;
 	if (rc) {

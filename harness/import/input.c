@@ -113,6 +113,8 @@ const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
 	if (in->has_graph && p->tensor[i] >= 0 &&
 	    (size_t)p->tensor[i] < in->graph.n_tensors)
 		snprintf(buf, len, "'%s'", in->graph.tensors[p->tensor[i]].name);
+	else if (p->label && p->csv_name && p->csv_name[i] && *p->csv_name[i])
+		snprintf(buf, len, "id %s '%s'", p->label[i], p->csv_name[i]);
 	else if (p->label)
 		snprintf(buf, len, "id %s", p->label[i]);
 	else
