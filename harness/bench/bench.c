@@ -172,7 +172,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 			}
 		}
 	}
-	if (cfg->timing && per_input) {
+	if (cfg->timer && per_input) {
 		ctx = calloc(per_input, sizeof(*ctx));
 		fns = calloc(per_input, sizeof(*fns));
 		ctxs = calloc(per_input, sizeof(*ctxs));
@@ -194,8 +194,8 @@ static int bench_input(const struct ab_bench_config *cfg,
 		{
 			struct timing_sink sink = { &rows->row[first_row] };
 
-			ab_timing_run(names, fns, ctxs, per_input, on_timing,
-				      &sink);
+			cfg->timer->run(names, fns, ctxs, per_input, on_timing,
+					&sink);
 		}
 	}
 	rc = 0;
@@ -323,7 +323,8 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 	return ferror(f) ? -EIO : 0;
 }
 
-int ab_write_meta(FILE *f, int argc, char **argv, ab_capture_fn run_capture)
+int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
+		  char **argv, ab_capture_fn run_capture)
 {
 	char rev[128], dirty[16], cpu[256] = "unknown", line[512], date[64];
 	char bench[128];
@@ -362,7 +363,7 @@ int ab_write_meta(FILE *f, int argc, char **argv, ab_capture_fn run_capture)
 	if (uname(&u) == 0)
 		fprintf(f, "kernel=%s %s %s\n", u.sysname, u.release, u.machine);
 	fprintf(f, "date_utc=%s\n", date);
-	fprintf(f, "benchmark_library=%s %s\n", ab_timing_library(), bench);
+	fprintf(f, "benchmark_library=%s %s\n", timer ? timer->library() : "none", bench);
 	fputs("command=", f);
 	for (int i = 0; i < argc; i++)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);

@@ -3,6 +3,7 @@
 #define AB_BENCH_H
 
 #include "bench/run.h"
+#include "bench/timing.h"
 
 struct ab_bench_config {
 	const char *const *inputs;
@@ -19,7 +20,7 @@ struct ab_bench_config {
 	const uint32_t *tflite_aligns;
 	size_t n_tflite_aligns;
 	struct ab_plan_options plan; /* align is set per row */
-	bool timing;
+	const struct ab_timer *timer; /* NULL: no timing columns */
 	/* progress and problems go to the caller (only main prints) */
 	void (*progress)(void *user, size_t done, size_t total,
 			 const char *path, const char *what);
@@ -42,8 +43,10 @@ void ab_rows_free(struct ab_rows *rows);
 /* CSV writing (schema in docs/results-csv.md) and the metadata sidecar. */
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows);
 /* The first line a shell command prints ("unknown" when none): the
- * command line gives it (only cli/ starts a process). */
+ * command line gives it (only cli/ starts a process).  timer names the
+ * timing library in the sidecar (NULL: "none"). */
 typedef void (*ab_capture_fn)(const char *cmd, char *buf, size_t len);
-int ab_write_meta(FILE *f, int argc, char **argv, ab_capture_fn run_capture);
+int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
+		  char **argv, ab_capture_fn run_capture);
 
 #endif

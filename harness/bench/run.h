@@ -12,6 +12,7 @@
 
 /* One result: a CSV row of the bench (docs/results-csv.md). */
 struct ab_row {
+	double plan_wall_ns; /* the untimed plan's wall time (plan's summary) */
 	/* identity */
 	char *graph, *family, *source;
 	size_t ops, buffers;

@@ -76,6 +76,7 @@ static void on_result(void *user, size_t index,
 
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		     uint32_t align, double budget_seconds,
+		     const struct ab_timer *timer,
 		     struct ab_scale_result *r, struct ab_error *err)
 {
 	struct ab_load_options lo = { 0 };
@@ -118,7 +119,7 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		ab_timed_fn fn = timed_plan;
 		void *c = &ctx;
 
-		ab_timing_run(&name, &fn, &c, 1, on_result, &t);
+		timer->run(&name, &fn, &c, 1, on_result, &t);
 		if (!t.have)
 			r->status = "failed";
 	}

@@ -33,9 +33,11 @@ struct ab_scale_result {
 	const char *status;          /* ok | timed_out | invalid | failed */
 };
 
-/* Google Benchmark must be initialised (ab_timing_init) before. */
+/* timer times the planner (the CLI's Google Benchmark, initialised
+ * before). */
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		     uint32_t align, double budget_seconds,
+		     const struct ab_timer *timer,
 		     struct ab_scale_result *r, struct ab_error *err);
 
 /* The CSV row (with header, the header line first).  0 or -EIO. */

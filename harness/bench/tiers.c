@@ -167,8 +167,6 @@ int ab_tier_benefit_from_name(const char *s)
 	return -1;
 }
 
-/* ---------------------------------------------------------------- accesses */
-
 /* ---------------------------------------------------------- the ranking */
 
 struct rank_entry {

@@ -17,12 +17,15 @@
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
+/* plan --capacity C (minimalloc's question): 0 = fits, and */
+#define EXIT_NO_FIT 3      /* a proven bound is above C */
+#define EXIT_FIT_UNKNOWN 4 /* no plan within C and no proof within the budget */
 
 /* The commands, as bits of an option's "applies to" mask. */
 enum cli_cmd {
 	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
 	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
-	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7,
+	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7, CMD_COMPARE = 1 << 8,
 };
 
 struct args {
@@ -35,6 +38,8 @@ struct args {
 	const char *cost;       /* fast | budgeted | all */
 	const char *out;
 	const char *emit_plan, *emit_live, *plot;
+	uint64_t capacity; /* plan --capacity; 0 = not asked */
+	const char *against, *ratios; /* compare */
 	bool timing, quiet, json, header;
 	double budget_seconds;  /* scale */
 	char **pos;
@@ -86,5 +91,6 @@ int cmd_explain(struct args *a);
 int cmd_suite(struct args *a);
 int cmd_scale(struct args *a, int argc, char **argv);
 int cmd_export(struct args *a);
+int cmd_compare(struct args *a);
 
 #endif

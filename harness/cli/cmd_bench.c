@@ -4,12 +4,14 @@
  * written atomically: nothing is written on bad input.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/timing.h"
 #include "core/textio.h"
 #include "import/expand.h"
 
@@ -51,6 +53,56 @@ static char *meta_path(const char *csv)
 		m[n - 4] = 0;
 	strcat(m, ".meta");
 	return m;
+}
+
+/*
+ * The closing summary on stderr, per planner over every row (all inputs
+ * and alignments): geometric mean of peak / lower bound over the valid
+ * rows with a non-zero bound, rows at the bound (peak equal to the raw
+ * lower bound), the worst row, and the invalid count.
+ */
+static void print_summary(const struct ab_rows *rows,
+			  const struct ab_planner *const *planners, size_t n_planners)
+{
+	fprintf(stderr, "summary (%zu rows; x_bound = peak / lower bound, geometric mean over valid rows):\n",
+		rows->n);
+	fprintf(stderr, "  %-22s %8s %9s %8s  %s\n", "planner", "x_bound", "at_bound",
+		"invalid", "worst (x_bound, graph, align)");
+	for (size_t k = 0; k < n_planners; k++) {
+		double log_sum = 0, worst = 0;
+		size_t n = 0, at = 0, invalid = 0, rows_of = 0;
+		const struct ab_row *w = NULL;
+
+		for (size_t i = 0; i < rows->n; i++) {
+			const struct ab_row *r = &rows->row[i];
+			double x;
+
+			if (r->planner != planners[k])
+				continue;
+			rows_of++;
+			if (!r->check.valid) {
+				invalid++;
+				continue;
+			}
+			if (!r->lower_bound_bytes)
+				continue;
+			x = (double)r->check.peak_bytes / (double)r->lower_bound_bytes;
+			log_sum += log(x);
+			n++;
+			at += r->check.peak_bytes == r->lower_bound_bytes;
+			if (!w || x > worst) {
+				worst = x;
+				w = r;
+			}
+		}
+		if (!rows_of)
+			continue;
+		fprintf(stderr, "  %-22s %8.4f %4zu/%-4zu %8zu", planners[k]->name,
+			n ? exp(log_sum / (double)n) : 0.0, at, rows_of, invalid);
+		if (w)
+			fprintf(stderr, "  %.4f %s align %u", worst, w->graph, w->align);
+		fputc('\n', stderr);
+	}
 }
 
 int cmd_bench(struct args *a, int argc, char **argv)
@@ -98,7 +150,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		cfg.tflite_own = true;
 	}
 	cfg.plan = a->plan;
-	cfg.timing = a->timing;
+	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
 	cfg.progress = on_progress;
 	cfg.problem = on_problem;
 	cfg.user = &pr;
@@ -119,19 +171,17 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		goto out;
 	}
 	ab_rows_write_csv(csv.f, &rows);
-	ab_write_meta(meta.f, argc, argv, cli_capture);
-	if (ab_atomic_commit(&csv, &err)) {
-		ab_atomic_abort(&meta);
+	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
+	/* the CSV and its .meta are replaced together or not at all */
+	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		goto out;
 	}
-	if (ab_atomic_commit(&meta, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
-	}
-	if (!a->quiet)
+	if (!a->quiet) {
+		print_summary(&rows, planners, n_planners);
 		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
 			rows.n, a->out, rows.invalid);
+	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:
 	ab_free_inputs(files, n_files);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/timing.h"
 #include "bench/scale.h"
 #include "core/textio.h"
 
@@ -23,7 +24,8 @@ static int write_meta(int argc, char **argv)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (ab_write_meta(f.f, argc - 4, argv + 4, cli_capture)) {
+	if (ab_write_meta(f.f, &ab_google_benchmark, argc - 4, argv + 4,
+			  cli_capture)) {
 		ab_atomic_abort(&f);
 		fprintf(stderr, "arenabench: %s: write error\n", argv[3]);
 		return EXIT_USAGE;
@@ -52,7 +54,8 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
 		return EXIT_USAGE;
 	}
-	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds, &r, &err)) {
+	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,
+			     &ab_google_benchmark, &r, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}

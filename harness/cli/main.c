@@ -2,11 +2,126 @@
  * arenabench: the command line's dispatch.  See cli.h for the layer and
  * the exit codes; options.c for the options, cmd_<name>.c for a command.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "bench/timing.h"
+#include "cli/timing.h"
+#include "core/textio.h"
+
+/* Output that never reached its reader is a failure (stdout on a full
+ * disk, /dev/full, a closed pipe): flush and close are checked too. */
+static int cli_finish_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		fprintf(stderr, "arenabench: cannot write to standard output: %s\n",
+			strerror(errno));
+		return code ? code : EXIT_USAGE;
+	}
+	return code;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: no temporary output is left behind. */
+static void on_signal(int sig)
+{
+	ab_atomic_remove_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The identity of a path: its device and inode when it exists, else the
+ * canonical path of its folder plus its name (malloc'd, for comparing). */
+static char *path_identity(const char *path)
+{
+	struct stat st;
+	char buf[64], *dir, *slash, *r, *out;
+
+	if (!strcmp(path, "-"))
+		return strdup("-");
+	if (stat(path, &st) == 0) {
+		snprintf(buf, sizeof(buf), "@%llu:%llu", (unsigned long long)st.st_dev,
+			 (unsigned long long)st.st_ino);
+		return strdup(buf);
+	}
+	dir = strdup(path);
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	r = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	out = r ? malloc(strlen(r) + strlen(path) + 2) : NULL;
+	if (out)
+		sprintf(out, "%s/%s", r, slash ? slash + 1 : path);
+	free(r);
+	free(dir);
+	return out;
+}
+
+/* Refuses, before any work, an output that is one of the inputs or two
+ * outputs naming one file; names both.  0 or EXIT_USAGE. */
+static int check_outputs(const struct args *a)
+{
+	const char *outs[5] = { a->cmd == CMD_BENCH || a->out_given ? a->out : NULL,
+				a->emit_plan, a->emit_live, a->plot, a->ratios };
+	static const char *const what[5] = { "--out", "--emit-plan", "--emit-live", "--plot", "--ratios" };
+	char *id[5] = { 0 };
+	int code = 0;
+
+	for (int i = 0; i < 5 && !code; i++) {
+		if (!outs[i])
+			continue;
+		id[i] = path_identity(outs[i]);
+		for (size_t k = 0; k < a->n_pos && id[i] && !code; k++) {
+			char *in = path_identity(a->pos[k]);
+
+			if (in && !strcmp(in, id[i]) && strcmp(in, "-")) {
+				fprintf(stderr, "arenabench: %s %s is the input %s: refusing to overwrite an input (nothing done)\n",
+					what[i], outs[i], a->pos[k]);
+				code = EXIT_USAGE;
+			}
+			free(in);
+		}
+		for (int j = 0; j < i && id[i] && !code; j++)
+			if (id[j] && !strcmp(id[i], id[j])) {
+				fprintf(stderr, "arenabench: %s %s and %s %s name one file: only one of them would be kept (nothing done)\n",
+					what[j], outs[j], what[i], outs[i]);
+				code = EXIT_USAGE;
+			}
+	}
+	for (int i = 0; i < 5; i++)
+		free(id[i]);
+	return code;
+}
+
+/* Options that only a model file reads: an error when no input can be
+ * one (a directory may hold models), never silence. */
+static int check_model_options(const struct args *a)
+{
+	bool model = false;
+
+	if (!a->load.tflite.n_dims && !a->load.tflite.subgraph)
+		return 0;
+	for (size_t k = 0; k < a->n_pos; k++) {
+		const char *p = a->pos[k], *dot = strrchr(p, '.');
+		struct stat st;
+
+		if ((dot && (!strcmp(dot, ".tflite") || !strcmp(dot, ".onnx"))) ||
+		    (stat(p, &st) == 0 && S_ISDIR(st.st_mode)))
+			model = true;
+	}
+	if (model || a->cmd == CMD_EXPORT)
+		return 0;
+	fprintf(stderr, "arenabench: %s applies to model files (.tflite, .onnx), and %s%s (nothing done)\n",
+		a->load.tflite.n_dims ? "--dim" : "--subgraph",
+		a->n_pos == 1 ? a->pos[0] : "none of the inputs is one",
+		a->n_pos == 1 ? " is not one" : "");
+	return EXIT_USAGE;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,11 +136,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		cli_usage(stdout);
-		return 0;
+		return cli_finish_stdout(0);
 	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale or export)\n",
+		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export or compare)\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}
@@ -40,8 +155,15 @@ int main(int argc, char **argv)
 	rc = cli_parse(cmd, argc - 1, argv + 1, &a);
 	if (rc) {
 		cli_args_free(&a);
-		return rc > 0 ? 0 : EXIT_USAGE;
+		return rc > 0 ? cli_finish_stdout(0) : EXIT_USAGE;
 	}
+	if (check_outputs(&a) || check_model_options(&a)) {
+		cli_args_free(&a);
+		return EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
 	case CMD_BENCH: code = cmd_bench(&a, argc, argv); break;
@@ -51,8 +173,9 @@ int main(int argc, char **argv)
 	case CMD_SUITE: code = cmd_suite(&a); break;
 	case CMD_SCALE: code = cmd_scale(&a, argc, argv); break;
 	case CMD_EXPORT: code = cmd_export(&a); break;
+	case CMD_COMPARE: code = cmd_compare(&a); break;
 	default: code = EXIT_USAGE; break;
 	}
 	cli_args_free(&a);
-	return code;
+	return cli_finish_stdout(code);
 }

@@ -6,6 +6,9 @@
  * runtime.
  */
 #include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +22,14 @@ enum {
 	O_ALIGN = 256, O_LIFETIMES, O_RUNTIME, O_ROUND, O_NO_SCRATCH,
 	O_SUBGRAPH, O_DIM, O_SEED, O_BUDGET, O_PHASES, O_SAFETY, O_REORDER,
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
-	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_PLOT, O_JSON,
-	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_HELP,
+	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
+	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
 #define TFLITE (LOAD | CMD_EXPORT)
 #define PLANS (CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE | CMD_EXPORT)
-#define ALL 0xff
+#define ALL 0x1ff
 
 struct option_doc {
 	struct option opt;
@@ -70,7 +73,7 @@ static const struct option_doc table[] = {
 	  "bytes|accesses", "fill fast tiers by bytes (default) or accesses" },
 	{ { "planners", required_argument, NULL, O_PLANNERS }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "a,b,...", "planners to run (default: every planner of --cost)" },
-	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE, "P",
+	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE | CMD_COMPARE, "P",
 	  "the planner (see `arenabench list`)" },
 	{ { "cost", required_argument, NULL, O_COST }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "fast|budgeted|all", "planners by cost class (default fast)" },
@@ -80,9 +83,15 @@ static const struct option_doc table[] = {
 	  "the plan in minimalloc's solution format" },
 	{ { "emit-live", required_argument, NULL, O_EMIT_LIVE }, CMD_PLAN, "FILE",
 	  "the live-bytes curve: step,live_bytes,lower_bound_bytes" },
+	{ { "capacity", required_argument, NULL, O_CAPACITY }, CMD_PLAN, "C",
+	  "does it fit in C bytes (units B, KiB, MiB, GiB)? exit 0 fits, 3 does not, 4 unknown" },
 	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
 	  "draw the best plan with plots/layout.gp (.svg, .png or .pdf; needs gnuplot)" },
-	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN, NULL,
+	{ { "against", required_argument, NULL, O_AGAINST }, CMD_COMPARE, "Q",
+	  "compare: with --planner P, P against Q inside one CSV" },
+	{ { "ratios", required_argument, NULL, O_RATIOS }, CMD_COMPARE, "FILE",
+	  "compare: the per-pair ratios, sorted, for plots/compare.gp" },
+	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN | CMD_COMPARE, NULL,
 	  "the report as JSON" },
 	{ { "no-timing", no_argument, NULL, O_NO_TIMING }, CMD_BENCH, NULL,
 	  "skip Google Benchmark (timing columns empty)" },
@@ -129,6 +138,11 @@ static const struct command_doc commands[] = {
 	  "through (defaults --benchmark_min_time=0.05 --benchmark_repetitions=3).\n"
 	  "`arenabench scale --write-meta PATH [WORDS...]` writes the metadata sidecar",
 	  "arenabench scale build/sweep/chain_10000.csv --planner size_first_fit --header" },
+	{ CMD_COMPARE, "compare", "compare A.csv B.csv | compare RUN.csv --planner P --against Q",
+	  "two bench CSVs (or two planners in one) row by row on peak_bytes: wins, losses, ties and the\n"
+	  "geometric mean of B/A per planner and family, the largest changes, rows in one file only, timing\n"
+	  "ratios when both sides were timed (docs/compare.md)",
+	  "arenabench compare results/reference/results.csv results/results.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
@@ -287,20 +301,55 @@ void cli_command_help(FILE *f, enum cli_cmd cmd)
 
 /* ------------------------------------------------------------- parsing */
 
-static int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
+/* A whole decimal number, no sign, no message: 0 or -EINVAL/-ERANGE. */
+static int scan_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
 	errno = 0;
-	if (!s || !*s || *s == '-')
-		goto bad;
+	if (!s || !*s || !isdigit((unsigned char)*s))
+		return -EINVAL;
 	*v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
 	if (errno || *end)
-		goto bad;
+		return -EINVAL;
 	return 0;
-bad:
+}
+
+static int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
+{
+	if (scan_u64(s, v) == 0)
+		return 0;
 	fprintf(stderr, "arenabench: %s expects a non-negative integer, got '%s'\n",
 		opt, s ? s : "");
+	return -EINVAL;
+}
+
+/* One message for any value outside [lo, hi], the range named. */
+static int parse_u64_in(const char *opt, const char *s, uint64_t lo,
+			uint64_t hi, const char *what, uint64_t *v)
+{
+	if (scan_u64(s, v) == 0 && *v >= lo && *v <= hi)
+		return 0;
+	fprintf(stderr, "arenabench: %s expects %s from %" PRIu64 " to %" PRIu64 ", got '%s'\n",
+		opt, what, lo, hi, s ? s : "");
+	return -EINVAL;
+}
+
+/* Seconds: a finite number in [lo, hi]; NaN, infinities, overflow and
+ * empty text are refused. */
+static int parse_seconds(const char *opt, const char *s, double lo,
+			 double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = s && *s ? strtod(s, &end) : NAN;
+	if (s && *s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi)
+		return 0;
+	fprintf(stderr, "arenabench: %s expects seconds from %g to %g, got '%s'\n",
+		opt, lo, hi, s ? s : "");
 	return -EINVAL;
 }
 
@@ -312,7 +361,7 @@ static int parse_aligns(const char *s, struct args *a)
 	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
 
-		if (parse_u64_arg("--align", t, &v) || v == 0 || (v & (v - 1)) ||
+		if (scan_u64(t, &v) || v == 0 || (v & (v - 1)) ||
 		    v > (1u << 30) || a->n_aligns == 16) {
 			fprintf(stderr, "arenabench: --align expects up to 16 powers of two up to 2^30, got '%s'\n",
 				s);
@@ -337,7 +386,7 @@ static int parse_dim(const char *v, struct args *a)
 
 	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(d->name) ||
 	    a->load.tflite.n_dims == AB_TFLITE_MAX_DIMS ||
-	    parse_u64_arg("--dim", eq + 1, &val) || val > INT32_MAX) {
+	    scan_u64(eq + 1, &val) || val > INT32_MAX) {
 		fprintf(stderr, "arenabench: --dim expects NAME=VALUE (at most %d), got '%s'\n",
 			AB_TFLITE_MAX_DIMS, v);
 		return -EINVAL;
@@ -354,7 +403,6 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 {
 	struct ab_error e = { { 0 } };
 	uint64_t x;
-	char *end;
 	int r;
 
 	switch (id) {
@@ -380,7 +428,7 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		a->runtime = v;
 		return 0;
 	case O_ROUND:
-		if (parse_u64_arg(o, v, &x) || x > (1u << 30))
+		if (parse_u64_in(o, v, 1, 1u << 30, "a multiple (1 = no rounding)", &x))
 			return -EINVAL;
 		a->load.problem.round_to = (uint32_t)x;
 		a->round_given = true;
@@ -389,7 +437,7 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		a->load.problem.exclude_scratch = true;
 		return 0;
 	case O_SUBGRAPH:
-		if (parse_u64_arg(o, v, &x) || x > INT32_MAX)
+		if (parse_u64_in(o, v, 0, INT32_MAX, "a subgraph index", &x))
 			return -EINVAL;
 		a->load.tflite.subgraph = (int)x;
 		return 0;
@@ -398,21 +446,16 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_SEED:
 		return parse_u64_arg(o, v, &a->plan.seed);
 	case O_BUDGET:
-		return parse_u64_arg(o, v, &a->plan.budget);
+		/* 0 would read as "the planner's default": leave the option out. */
+		return parse_u64_in(o, v, 1, UINT64_MAX, "iterations (leave it out for the planner's default)",
+				    &a->plan.budget);
 	case O_PHASES:
-		if (parse_u64_arg(o, v, &x) || x < 1 || x > AB_MAX_ARENAS - 1) {
-			fprintf(stderr, "arenabench: --phases expects 1 to %d\n", AB_MAX_ARENAS - 1);
+		if (parse_u64_in(o, v, 1, AB_MAX_ARENAS - 1, "a number of phases", &x))
 			return -EINVAL;
-		}
 		a->plan.phases = (int)x;
 		return 0;
 	case O_SAFETY:
-		a->plan.safety_seconds = strtod(v, &end);
-		if (*end || a->plan.safety_seconds < 0) {
-			fprintf(stderr, "arenabench: --safety-seconds expects seconds, got '%s'\n", v);
-			return -EINVAL;
-		}
-		return 0;
+		return parse_seconds(o, v, 0, 1e9, &a->plan.safety_seconds);
 	case O_REORDER:
 		r = ab_reorder_method_from_name(v);
 		if (r < 0) {
@@ -422,11 +465,8 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		a->load.reorder.method = r;
 		return 0;
 	case O_REORDER_WIDTH:
-		if (parse_u64_arg(o, v, &x) || x < 1 || x > AB_REORDER_BEAM_WIDTH_MAX) {
-			fprintf(stderr, "arenabench: --reorder-width expects 1 to %d states\n",
-				AB_REORDER_BEAM_WIDTH_MAX);
+		if (parse_u64_in(o, v, 1, AB_REORDER_BEAM_WIDTH_MAX, "a number of states", &x))
 			return -EINVAL;
-		}
 		a->load.reorder.beam_width = (int)x;
 		return 0;
 	case O_INPLACE:
@@ -451,6 +491,12 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_PLANNER:
 		a->planners = v;
 		return 0;
+	case O_AGAINST:
+		a->against = v;
+		return 0;
+	case O_RATIOS:
+		a->ratios = v;
+		return 0;
 	case O_COST:
 		if (strcmp(v, "fast") && strcmp(v, "budgeted") && strcmp(v, "all")) {
 			fprintf(stderr, "arenabench: --cost expects fast, budgeted or all, got '%s'\n", v);
@@ -468,6 +514,19 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_EMIT_LIVE:
 		a->emit_live = v;
 		return 0;
+	case O_CAPACITY: {
+		/* the tiers' capacity syntax, one parser for both */
+		struct ab_tier t;
+		char spec[96];
+
+		snprintf(spec, sizeof(spec), "capacity:%s", v);
+		if (strlen(v) > 64 || ab_tier_parse(spec, &t, &e) || !t.capacity) {
+			fprintf(stderr, "arenabench: --capacity expects a positive number of bytes with an optional unit B, KiB, MiB or GiB, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->capacity = t.capacity;
+		return 0;
+	}
 	case O_PLOT:
 		a->plot = v;
 		return 0;
@@ -484,11 +543,8 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		a->header = true;
 		return 0;
 	case O_BUDGET_SECONDS:
-		a->budget_seconds = strtod(v, &end);
-		if (*end || a->budget_seconds <= 0) {
-			fprintf(stderr, "arenabench: --budget-seconds expects positive seconds, got '%s'\n", v);
+		if (parse_seconds(o, v, 1e-6, 1e9, &a->budget_seconds))
 			return -EINVAL;
-		}
 		return 0;
 	}
 	return -EINVAL;

@@ -183,6 +183,8 @@ struct ab_problem {
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
 	char **label;             /* CSV id text (ids may be names), or NULL */
+	char **csv_name;          /* a CSV's optional 'name' column, or NULL */
+	bool csv_minimalloc_words; /* its header said buffer,start,end */
 	int32_t *tensor;          /* graph tensor index (the root of an in-place
 				   * chain), or -1 */
 	/* Graph problems: tensor t lives in buffer tensor_buffer[t], or -1
@@ -223,10 +225,10 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err);
 void ab_problem_free(struct ab_problem *p);
-int ab_problem_alloc(struct ab_problem *p, size_t n);
 
 /*
- * Accesses of each buffer of a graph-derived problem (p->tensor[i] is
+ * Accesses of each buffer (harness/core/lifetime.c, beside the lifetimes
+ * they count; computed when tiers ranked by accesses need them) of a graph-derived problem (p->tensor[i] is
  * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
  * op input, one per op output, two per scratch use (written and read by
  * its op), plus one write by the caller for a tensor no op writes (graph
@@ -235,6 +237,7 @@ int ab_problem_alloc(struct ab_problem *p, size_t n);
  */
 int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
 		       uint32_t **out, struct ab_error *err);
+int ab_problem_alloc(struct ab_problem *p, size_t n);
 
 /* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
  * Import sets last = upper - 1 and rejects upper <= lower, negative values

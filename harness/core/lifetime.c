@@ -322,7 +322,7 @@ out:
 	return rc;
 }
 
-/* ------------------------------------------------ accesses per buffer */
+/* ---------------------------------------------------------------- accesses (for tiers ranked by accesses) */
 
 static void add_sat(uint32_t *x, uint32_t d)
 {

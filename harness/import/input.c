@@ -35,7 +35,7 @@ static size_t distinct_times(const struct ab_problem *p)
 }
 
 /* Everything after reading a graph: the structural check, the optional
- * reordering, the lifetimes, the access counts.  The same for a file and
+ * reordering, the lifetimes.  The same for a file and
  * for bytes in memory. */
 static int finish_graph(const char *path, const struct ab_load_options *o,
 			struct ab_input *in, struct ab_error *err)
@@ -78,7 +78,7 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 		}
 		return rc;
 	}
-	return ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
+	return 0;
 }
 
 static void finish_csv(struct ab_input *in)
@@ -166,7 +166,6 @@ fail:
 void ab_input_free(struct ab_input *in)
 {
 	free(in->path);
-	free(in->accesses);
 	ab_graph_free(&in->graph);
 	ab_problem_free(&in->problem);
 	if (in->is_tflite)
@@ -182,6 +181,8 @@ const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
 	if (in->has_graph && p->tensor[i] >= 0 &&
 	    (size_t)p->tensor[i] < in->graph.n_tensors)
 		snprintf(buf, len, "'%s'", in->graph.tensors[p->tensor[i]].name);
+	else if (p->label && p->csv_name && p->csv_name[i] && *p->csv_name[i])
+		snprintf(buf, len, "id %s '%s'", p->label[i], p->csv_name[i]);
 	else if (p->label)
 		snprintf(buf, len, "id %s", p->label[i]);
 	else

@@ -471,6 +471,9 @@ static const char *buffer_name(const struct ab_explanation *x, size_t i,
 
 	if (t)
 		return t->name;
+	if (x->in.problem.csv_name && x->in.problem.csv_name[i] &&
+	    *x->in.problem.csv_name[i])
+		return x->in.problem.csv_name[i];
 	if (x->in.problem.label && x->in.problem.label[i])
 		return x->in.problem.label[i];
 	snprintf(buf, len, "%" PRId64, x->in.problem.id[i]);
