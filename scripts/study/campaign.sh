@@ -312,9 +312,10 @@ fi
 pid_parallel= pid_progress=
 stop() {
 	trap - INT TERM HUP
-	[ -n "$pid_parallel" ] && kill -INT "$pid_parallel" 2>/dev/null
-	[ -n "$pid_progress" ] && kill "$pid_progress" 2>/dev/null
-	[ -n "$pid_parallel" ] && wait "$pid_parallel" 2>/dev/null
+	set +e
+	[ -z "$pid_parallel" ] || kill -INT "$pid_parallel" 2>/dev/null
+	[ -z "$pid_progress" ] || kill "$pid_progress" 2>/dev/null
+	[ -z "$pid_parallel" ] || wait "$pid_parallel" 2>/dev/null
 	cleanup_remote
 	say "stopped by SIG$1: $OUT is unchanged; $(ls "$DIR/shards" | grep -c '\.meta$' || true) shards are kept in $DIR/shards, run again to resume"
 	exit 2
@@ -338,8 +339,12 @@ if [ "$todo" -gt 0 ]; then
 	else
 		set -- "$@" -j "$JOBS"
 	fi
+	# parallel in a session of its own: a terminal's Ctrl-C reaches this
+	# script, which sends parallel one SIGINT (a second one would make it
+	# exit at once without stopping its jobs); parallel then stops every
+	# job's process group, local and remote.
 	# shellcheck disable=SC2086
-	parallel "$@" sh scripts/study/campaign-worker.sh "$BIN" "$DIR/shards" '{1}' "$rev" "$dirty" '{2}' $flags \
+	setsid parallel "$@" sh scripts/study/campaign-worker.sh "$BIN" "$DIR/shards" '{1}' "$rev" "$dirty" '{2}' $flags \
 		:::: "$run/todo" < /dev/null &
 	pid_parallel=$!
 	# progress: shards done / total, elapsed, estimate (from the joblog)
@@ -355,7 +360,7 @@ if [ "$todo" -gt 0 ]; then
 			[ "$d" -gt 0 ] && eta="about $(clock $((el * (todo - d) / d)))"
 			say "$((reused + d))/$total shards done ($reused reused, $d of $todo run), $(clock $el) elapsed, $eta left"
 		done
-	) &
+	) 9>&- &
 	pid_progress=$!
 	rc=0
 	wait "$pid_parallel" || rc=$?
