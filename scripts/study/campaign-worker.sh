@@ -26,11 +26,22 @@ mkdir -p "$SHARDS"
 tmp=$SHARDS/.tmp.$KEY.$$
 rm -rf "$tmp"
 mkdir "$tmp"
-# Leave nothing behind when stopped (the shard stays absent: resumable).
+echo $$ > "$tmp/pid"
+# Stopped: stop the bench, leave nothing behind (the shard stays absent,
+# the campaign resumable).  The bench runs in the background so a signal
+# is handled at once, not when the bench ends.
+child=
+quit() {
+	trap - INT TERM HUP
+	[ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true
+	rm -rf "$tmp"
+	exit "$1"
+}
 trap 'rm -rf "$tmp"' EXIT
-trap 'rm -rf "$tmp"; trap - TERM; kill -TERM $$' TERM
-trap 'rm -rf "$tmp"; trap - INT; kill -INT $$' INT
-trap 'rm -rf "$tmp"; trap - HUP; kill -HUP $$' HUP
+trap 'quit 130' INT
+trap 'quit 143' TERM
+trap 'quit 129' HUP
+bench() { "$@" & child=$!; wait "$child"; }
 
 host=$(uname -n)
 cpus=
@@ -47,7 +58,7 @@ if [ -n "$cpus" ]; then
 		for c in $cpus; do
 			rc=0
 			# 75 = that CPU is held by another shard: try the next one
-			flock -n -E 75 "$locks/cpu$c" \
+			bench flock -n -E 75 "$locks/cpu$c" \
 				taskset -c "$c" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
 			[ "$rc" = 75 ] && continue
 			pinned=$c
@@ -56,7 +67,7 @@ if [ -n "$cpus" ]; then
 		sleep 0.2
 	done
 else
-	"$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	bench "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
 fi
 [ "$rc" -le 1 ] || exit "$rc"
 [ -s "$tmp/s.csv" ] && [ -s "$tmp/s.meta" ] || { echo "campaign-worker.sh: $INPUT: the bench wrote no CSV" >&2; exit 2; }

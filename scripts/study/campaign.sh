@@ -322,17 +322,21 @@ stop() {
 }
 cleanup_remote() {
 	[ -n "$HOSTS" ] || return 0
-	timeout 10 parallel --nonall -S "$HOSTS" rm -rf "$RDIR" 2>/dev/null || true
+	# stop any worker still there (by the pid it wrote), then remove the folder
+	timeout 10 parallel --nonall -S "$HOSTS" \
+		'for f in '"$rshards"'/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")"; done; sleep 0.2; rm -rf '"$RDIR" \
+		2>/dev/null || true
 }
 trap 'stop INT' INT
 trap 'stop TERM' TERM
 trap 'stop HUP' HUP
 
+[ -n "$RDIR" ] || RDIR=.arenabench-campaigns/$id
+case $DIR in /*) rshards=$DIR/shards ;; *) rshards=$RDIR/$DIR/shards ;; esac
 start=$(date +%s)
 if [ "$todo" -gt 0 ]; then
 	set -- --halt now,fail=1 --joblog "$run/joblog" --colsep '\t' -q
 	if [ -n "$HOSTS" ]; then
-		[ -n "$RDIR" ] || RDIR=.arenabench-campaigns/$id
 		set -- "$@" -S "$HOSTS" --workdir "$RDIR" --basefile "$BIN" \
 			--basefile scripts/study/campaign-worker.sh --transferfile '{2}' \
 			--return "$DIR/shards/{1}.csv" --return "$DIR/shards/{1}.meta"

@@ -5,13 +5,14 @@ sh scripts/study/campaign.sh run --build "$BUILD" --jobs 2 --out "$out" $CORPUS 
 	bad "campaign failed: $(tail -n 2 "$W/corrupt.log")"
 run=$(sed -n 's/^campaign=//p' "${out%.csv}.meta")
 victim=$(sed -n 3p "$run/plan" | cut -f1)
+vname=$(sed -n 3p "$run/plan" | cut -f2)
 sdir=$(dirname "$run")/../shards
 sed -i '2s/,yes,/,no,/' "$sdir/$victim.csv"
 cp "$out" "$W/corrupt/before.csv"
 if sh scripts/study/campaign.sh merge "$run" 2> "$W/corrupt-merge.log"; then
 	bad "the merge took a corrupt shard"
 else
-	grep -q "$victim.csv .*dense_small_s1.graph.*checksum" "$W/corrupt-merge.log" &&
+	grep -q "$victim.csv ($vname).*checksum" "$W/corrupt-merge.log" &&
 		ok "the merge refuses the corrupt shard by name: $(grep -o 'shard [^ ]*' "$W/corrupt-merge.log" | head -n 1)" ||
 		bad "the merge's message does not name $victim: $(cat "$W/corrupt-merge.log")"
 fi
