@@ -171,9 +171,14 @@ $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-tes
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lstdc++ -lbenchmark -lpthread $(LDLIBS)
 
+# The campaign tests start sshd, munged and Slurm when root (CI); the
+# sanitizer pass keeps to the local parts.
+CAMPAIGN_TESTS ?= local kill corrupt concurrent out ssh slurm
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh
+	@sh scripts/deps.sh campaign
+	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 
 clean:
 	rm -rf $(BUILD)

@@ -260,11 +260,13 @@ while IFS= read -r f; do
 	fi
 done < "$inputs"
 todo=$((total - reused))
-where=$([ -n "$HOSTS" ] && echo "hosts $HOSTS" || echo "$JOBS local slots")
+if [ "$cmd" = slurm ]; then where="a Slurm job array"
+elif [ -n "$HOSTS" ]; then where="hosts $HOSTS"
+else where="$JOBS local slots"; fi
 {
 	echo "ran=$todo"
 	echo "reused=$reused"
-	echo "jobs=$([ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS")"
+	echo "jobs=$([ "$cmd" = slurm ] && echo slurm-array || { [ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS"; })"
 	echo "command=$me $cmd --out $OUT $where: $total inputs, one arenabench bench per input; bench flags: $flags"
 } >> "$run/conf"
 say "$total shards: $reused reused, $todo to run ($where); campaign $run"

@@ -4,7 +4,7 @@ if ! command -v /usr/sbin/slurmctld >/dev/null || ! command -v /usr/sbin/munged 
 else
 	. "$HERE/slurmd.sh"
 	if slurm_start; then
-		out=$W/slurm/results.csv
+		out=$W/slurm-out/results.csv
 		mk bench-slurm SLURM_WAIT=1 CORPUS_DIRS="$CORPUS" BENCH_FLAGS="$FLAGS" BENCH_OUT="$out" 2> "$W/slurm.log" ||
 			bad "make bench-slurm failed: $(tail -n 4 "$W/slurm.log")"
 		same "$out" "$W/serial.csv" "make bench-slurm (a job array and a merge job) = serial bench"
