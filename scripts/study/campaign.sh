@@ -259,6 +259,8 @@ while IFS= read -r f; do
 		printf '%s\t%s\n' "$key" "$f" >> "$run/todo"
 	fi
 done < "$inputs"
+rm -f "$inputs"
+trap - EXIT
 todo=$((total - reused))
 if [ "$cmd" = slurm ]; then where="a Slurm job array"
 elif [ -n "$HOSTS" ]; then where="hosts $HOSTS"
