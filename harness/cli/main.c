@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "report/explain.h"
@@ -523,6 +524,32 @@ static void apply_runtime(struct args *a)
 	}
 }
 
+/*
+ * Fail before planning: OUT's folder must exist and take new files (the
+ * CSV and .meta are written there by rename at the end).
+ */
+static int check_out_dir(const char *out, bool given)
+{
+	const char *slash = strrchr(out, '/');
+	char *dir = slash ? strndup(out, slash == out ? 1 : (size_t)(slash - out)) : strdup(".");
+	struct stat st;
+	int rc = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "arenabench: bench: --out %s: folder %s does not exist%s; nothing planned\n",
+			out, dir, given ? "" : " (the default --out, relative to the working folder)");
+		rc = -ENOENT;
+	} else if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "arenabench: bench: --out %s: cannot write in %s: %s; nothing planned\n",
+			out, dir, strerror(errno));
+		rc = -EACCES;
+	}
+	free(dir);
+	return rc;
+}
+
 static int cmd_bench(struct args *a, int argc, char **argv)
 {
 	struct ab_bench_config cfg = { 0 };
@@ -540,6 +567,8 @@ static int cmd_bench(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite files or directories)\n");
 		return EXIT_USAGE;
 	}
+	if (check_out_dir(a->out, a->out_given))
+		return EXIT_USAGE;
 	if (expand_inputs(a->pos, a->n_pos, &files, &n_files) ||
 	    select_planners(a, &planners, &n_planners))
 		goto out;

@@ -49,22 +49,35 @@ shift
 
 # --- checking a shard and merging ---------------------------------------------
 
-# check_shard SHARDS KEY INPUT CONF: prints why the shard is unusable, or nothing
+# check_shard SHARDS KEY INPUT CONF: prints "bad<TAB>why" when the shard is
+# unusable, else "ok<TAB>host<TAB>cpu_model<TAB>cores<TAB>kernel<TAB>invalid_plans"
 check_shard() {
 	c=$1/$2.csv m=$1/$2.meta
-	[ -f "$m" ] || { [ -f "$c" ] && echo "its .meta is missing (the job did not finish)" || echo "missing"; return; }
-	[ -f "$c" ] || { echo "its .csv is missing"; return; }
-	[ "$(get "$m" shard_format)" = 1 ] || { echo "its .meta is not a shard's"; return; }
-	[ "$(get "$m" shard_key)" = "$2" ] || { echo "its .meta names another key"; return; }
-	[ "$(get "$m" shard_input)" = "$3" ] || { echo "its .meta names input $(get "$m" shard_input)"; return; }
-	[ "$(get "$m" csv_sha256)" = "$(sha "$c")" ] || { echo "its .csv does not match the checksum in its .meta (corrupt or truncated)"; return; }
-	for k in binary_sha256 bench_flags git_revision git_dirty; do
-		[ "$(get "$m" $k)" = "$(get "$4" $k)" ] ||
-			{ echo "its $k differs from this campaign's ($(get "$m" $k))"; return; }
-	done
-	[ "$(get "$m" input_sha256)" = "$(get "$4" "input_sha256.$3")" ] ||
-		{ echo "its input_sha256 differs from the input's"; return; }
-	[ "$(get "$m" rows)" = $(($(wc -l < "$c") - 1)) ] || { echo "its row count differs from its .meta"; return; }
+	if [ ! -f "$m" ]; then
+		[ -f "$c" ] && printf 'bad\tits .meta is missing (the job did not finish)\n' || printf 'bad\tmissing\n'
+		return
+	fi
+	[ -f "$c" ] || { printf 'bad\tits .csv is missing\n'; return; }
+	awk -v key="$2" -v input="$3" -v sum="$(sha "$c")" -v rows="$(($(wc -l < "$c") - 1))" \
+		-v ish="$(get "$4" "input_sha256.$3")" -F'\n' '
+	FILENAME == ARGV[1] { i = index($0, "="); if (i) want[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+	{ i = index($0, "="); if (i) v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+	END {
+		if (v["shard_format"] != "1") r = "its .meta is not a shard'"'"'s"
+		else if (v["shard_key"] != key) r = "its .meta names another key"
+		else if (v["shard_input"] != input) r = "its .meta names input " v["shard_input"]
+		else if (v["csv_sha256"] != sum) r = "its .csv does not match the checksum in its .meta (corrupt or truncated)"
+		else if (v["input_sha256"] != ish) r = "its input_sha256 differs from the input'"'"'s"
+		else if (v["rows"] != rows) r = "its row count differs from its .meta"
+		else {
+			n = split("binary_sha256 bench_flags git_revision git_dirty", k, " ")
+			for (j = 1; j <= n && r == ""; j++)
+				if (v[k[j]] != want[k[j]])
+					r = "its " k[j] " differs from this campaign'"'"'s (" v[k[j]] ")"
+		}
+		if (r != "") printf "bad\t%s\n", r
+		else printf "ok\t%s\t%s\t%s\t%s\t%s\n", v["host"], v["cpu_model"], v["cores"], v["kernel"], v["invalid_plans"]
+	}' "$4" "$m"
 }
 
 # merge RUN_DIR: checks every shard of the run and writes its OUT (+ .meta)
@@ -78,9 +91,9 @@ merge() {
 	: > "$run/hosts"
 	while IFS='	' read -r key input; do
 		n=$((n + 1))
-		why=$(check_shard "$shards" "$key" "$input" "$conf")
-		if [ -n "$why" ]; then
-			echo "$me: shard $shards/$key.csv ($input): $why" >&2
+		res=$(check_shard "$shards" "$key" "$input" "$conf")
+		if [ "${res%%	*}" != ok ]; then
+			echo "$me: shard $shards/$key.csv ($input): ${res#*	}" >&2
 			bad=$((bad + 1))
 			continue
 		fi
@@ -98,9 +111,9 @@ merge() {
 			bad=$((bad + 1))
 			continue
 		fi
-		[ "$(get "$shards/$key.meta" invalid_plans)" = yes ] && invalid=$((invalid + 1))
-		m=$shards/$key.meta
-		echo "$(get "$m" host)	$(get "$m" cpu_model)	$(get "$m" cores)	$(get "$m" kernel)" >> "$run/hosts"
+		res=${res#ok	}
+		[ "${res##*	}" = yes ] && invalid=$((invalid + 1))
+		echo "${res%	*}" >> "$run/hosts"
 	done < "$plan"
 	[ "$bad" = 0 ] || die "$bad of $n shards missing or bad; $out is unchanged (run the campaign again to redo them)"
 	[ "$n" -gt 0 ] || die "$run: no shards in the plan"
@@ -251,11 +264,11 @@ while IFS= read -r f; do
 		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
 	printf '%s\t%s\n' "$key" "$f" >> "$run/plan"
-	why=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
-	if [ -z "$why" ]; then
+	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
+	if [ "${res%%	*}" = ok ]; then
 		reused=$((reused + 1))
 	else
-		[ "$why" = missing ] || say "shard $DIR/shards/$key.csv ($f): $why; running it again"
+		[ "$res" = "bad	missing" ] || say "shard $DIR/shards/$key.csv ($f): ${res#*	}; running it again"
 		printf '%s\t%s\n' "$key" "$f" >> "$run/todo"
 	fi
 done < "$inputs"
