@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
-# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz campaign
-#   campaign-ssh slurm campaign-test)
+# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz fresh
+#   campaign campaign-ssh slurm campaign-test)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -13,11 +13,12 @@ pkgs_for() {
 	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
 	cli)   echo "hyperfine" ;;
 	fuzz)  echo "clang libclang-rt-dev" ;;
+	fresh) echo "mmdebstrap debian-archive-keyring git" ;;
 	campaign) echo "parallel" ;;
 	campaign-ssh) echo "parallel openssh-client rsync" ;;
 	slurm) echo "parallel slurm-client" ;;
 	campaign-test) echo "parallel openssh-client openssh-server rsync slurm-wlm munge" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli, fuzz, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
 	esac
 }
 
