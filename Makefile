@@ -33,7 +33,7 @@ BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
+.PHONY: all help bench bench-slurm sweep sweep-problems test clean plots paper corpus \
 	scaling bench-cli fuzz fresh-check compare reference baselines transforms FORCE
 all: $(BIN) $(GENS)
 
@@ -42,6 +42,8 @@ help:
 	@echo "make bench        plan the default corpus with the fast planners -> results/results.csv"
 	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
 	@echo "make test         run the test suite"
+	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh)"
+	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
 	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
@@ -66,18 +68,33 @@ CORPUS_DIRS += $(BUILD)/sweep
 endif
 BENCH_FLAGS ?=
 
-# `make bench -jN` shards per input over N pinned workers and merges the
-# rows in corpus order (scripts/study/bench-parallel.sh); plain `make bench` runs
-# the shards one at a time.  The CSV is the same either way.
+# `make bench` is a campaign (scripts/study/campaign.sh, on GNU parallel): one
+# shard per input, `-jN` runs N at once (handed out as slots free up), and
+# HOSTS="2/host1,2/host2" (GNU parallel's --sshlogin list) runs them over
+# ssh; `make bench-slurm` submits them as a Slurm job array and a merge job.
+# Shards whose input, binary, planners, revision and flags are unchanged
+# are reused (build/campaigns/), so a stopped run resumes.  The CSV is the
+# same whichever way it ran, timing aside (docs/campaigns.md).
 JOBS ?= $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
+HOSTS ?=
+BENCH_OUT ?= results/results.csv
+SWEEP_OUT ?= results/sweep.csv
+SBATCH_FLAGS ?=
+SLURM_WAIT ?=
+campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)")
+bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
 
 bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
-	@mkdir -p results
-	+@sh scripts/study/bench-parallel.sh $(BUILD) $(JOBS) results/results.csv $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
+	@sh scripts/deps.sh campaign $(if $(HOSTS),campaign-ssh)
+	@$(call campaign,run) $(bench_args)
+
+bench-slurm: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
+	@sh scripts/deps.sh campaign slurm
+	@$(call campaign,slurm) $(if $(SLURM_WAIT),--wait) --sbatch "$(SBATCH_FLAGS)" $(bench_args)
 
 sweep: $(BIN)
-	@mkdir -p results
-	+@sh scripts/study/bench-parallel.sh $(BUILD) $(JOBS) results/sweep.csv $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
+	@sh scripts/deps.sh campaign $(if $(HOSTS),campaign-ssh)
+	@$(call campaign,run) --out $(SWEEP_OUT) $(CORPUS_DIRS) -- --cost all --align 1,4,8,16,32,64,128,256 $(BENCH_FLAGS)
 
 baselines: $(BIN)
 	+@sh scripts/study/baselines.sh $(BUILD) $(JOBS)
@@ -176,11 +193,16 @@ $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-tes
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lpthread $(LDLIBS)
 
+# The campaign tests start sshd, munged and Slurm when root (CI); the
+# sanitizer pass keeps to the local parts.
+CAMPAIGN_TESTS ?= local kill corrupt concurrent out ssh slurm
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh
 	@sh scripts/test-check-deps.sh
 	@sh scripts/check-deps.sh
+	@sh scripts/deps.sh campaign
+	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
-# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz fresh)
+# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz fresh
+#   campaign campaign-ssh slurm campaign-test)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -13,7 +14,11 @@ pkgs_for() {
 	cli)   echo "hyperfine" ;;
 	fuzz)  echo "clang libclang-rt-dev" ;;
 	fresh) echo "mmdebstrap debian-archive-keyring git" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli, fuzz or fresh)" >&2; exit 2 ;;
+	campaign) echo "parallel" ;;
+	campaign-ssh) echo "parallel openssh-client rsync" ;;
+	slurm) echo "parallel slurm-client" ;;
+	campaign-test) echo "parallel openssh-client openssh-server rsync slurm-wlm munge" ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
 	esac
 }
 

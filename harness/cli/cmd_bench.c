@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/timing.h"
@@ -105,6 +107,35 @@ static void print_summary(const struct ab_rows *rows,
 	}
 }
 
+/*
+ * Fail before planning: OUT's folder must exist and take new files (the
+ * CSV and .meta are written there by rename at the end).  '-' is stdout.
+ */
+static int check_out_dir(const char *out, bool given)
+{
+	const char *slash = strrchr(out, '/');
+	char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!strcmp(out, "-"))
+		return 0;
+	dir = slash ? strndup(out, slash == out ? 1 : (size_t)(slash - out)) : strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "arenabench: bench: --out %s: folder %s does not exist%s; nothing planned\n",
+			out, dir, given ? "" : " (the default --out, relative to the working folder)");
+		rc = -ENOENT;
+	} else if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "arenabench: bench: --out %s: cannot write in %s: %s; nothing planned\n",
+			out, dir, strerror(errno));
+		rc = -EACCES;
+	}
+	free(dir);
+	return rc;
+}
+
 int cmd_bench(struct args *a, int argc, char **argv)
 {
 	struct ab_bench_config cfg = { 0 };
@@ -122,6 +153,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite files or directories)\n");
 		return EXIT_USAGE;
 	}
+	if (check_out_dir(a->out, a->out_given))
+		return EXIT_USAGE;
 	if (cli_inputs(a, &files, &n_files) ||
 	    cli_planners(a, &planners, &n_planners))
 		goto out;

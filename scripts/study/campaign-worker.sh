@@ -1,0 +1,95 @@
+#!/bin/sh
+# One shard of a campaign (scripts/study/campaign.sh), run where the job
+# lands: locally, on an ssh host (copied there by GNU parallel beside the
+# binary) or in a Slurm task.  Needs only sh, coreutils and util-linux.
+#
+#   sh campaign-worker.sh BIN SHARDS KEY REVISION DIRTY INPUT [BENCH_FLAGS...]
+#
+# Plans INPUT with `BIN bench`, pinned to one CPU of this host that no other
+# arenabench shard on the host holds (a flock per CPU under
+# ${TMPDIR:-/tmp}/arenabench-cpus-UID, so the pinning is right whatever
+# the slot count, and two campaigns on one host never share a core; with
+# more slots than CPUs a slot waits for a free core).  Then writes
+# SHARDS/KEY.csv and SHARDS/KEY.meta, the .meta last: it carries the
+# CSV's sha256, the input's and the binary's, so a shard is complete
+# exactly when its .meta matches (campaign.sh checks it before using it).
+# REVISION and DIRTY are the git state of the tree the binary was built
+# in (a host may have no git checkout); binary_sha256 proves the binary.
+# Exit: 0 (also when some plan was invalid: the .meta says so), else the
+# bench's or the signal's status.
+set -eu
+[ $# -ge 6 ] || { echo "campaign-worker.sh: usage: BIN SHARDS KEY REVISION DIRTY INPUT [FLAGS...]" >&2; exit 2; }
+BIN=$1 SHARDS=$2 KEY=$3 REV=$4 DIRTY=$5 INPUT=$6
+shift 6
+
+mkdir -p "$SHARDS"
+tmp=$SHARDS/.tmp.$KEY.$$
+rm -rf "$tmp"
+mkdir "$tmp"
+echo $$ > "$tmp/pid"
+# Stopped: stop the bench, leave nothing behind (the shard stays absent,
+# the campaign resumable).  The bench runs in the background so a signal
+# is handled at once, not when the bench ends.
+child=
+quit() {
+	trap - INT TERM HUP
+	[ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true
+	rm -rf "$tmp"
+	exit "$1"
+}
+trap 'rm -rf "$tmp"' EXIT
+trap 'quit 130' INT
+trap 'quit 143' TERM
+trap 'quit 129' HUP
+bench() { "$@" & child=$!; wait "$child"; }
+
+host=$(uname -n)
+cpus=
+if command -v taskset >/dev/null 2>&1 && command -v flock >/dev/null 2>&1; then
+	cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
+		awk -F- 'NF == 2 { for (c = $1; c <= $2; c++) print c; next } NF { print $1 }')
+fi
+locks=${TMPDIR:-/tmp}/arenabench-cpus-$(id -u)
+rc=0
+pinned=none
+if [ -n "$cpus" ]; then
+	mkdir -p "$locks"
+	while :; do
+		for c in $cpus; do
+			rc=0
+			# 75 = that CPU is held by another shard: try the next one
+			bench flock -n -E 75 "$locks/cpu$c" \
+				taskset -c "$c" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+			[ "$rc" = 75 ] && continue
+			pinned=$c
+			break 2
+		done
+		sleep 0.2
+	done
+else
+	bench "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+fi
+[ "$rc" -le 1 ] || exit "$rc"
+[ -s "$tmp/s.csv" ] && [ -s "$tmp/s.meta" ] || { echo "campaign-worker.sh: $INPUT: the bench wrote no CSV" >&2; exit 2; }
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+{
+	# the bench's own .meta, with the revision of the tree it was built in
+	grep -v '^git_revision=\|^git_dirty=' "$tmp/s.meta"
+	echo "git_revision=$REV"
+	echo "git_dirty=$DIRTY"
+	echo "shard_format=1"
+	echo "shard_key=$KEY"
+	echo "shard_input=$INPUT"
+	echo "input_sha256=$(sha "$INPUT")"
+	echo "binary_sha256=$(sha "$BIN")"
+	echo "bench_flags=$*"
+	echo "host=$host"
+	echo "pinned_cpu=$pinned"
+	echo "invalid_plans=$([ "$rc" = 1 ] && echo yes || echo no)"
+	echo "rows=$(($(wc -l < "$tmp/s.csv") - 1))"
+	echo "csv_sha256=$(sha "$tmp/s.csv")"
+} > "$tmp/s.meta2"
+mv "$tmp/s.csv" "$SHARDS/$KEY.csv"
+mv "$tmp/s.meta2" "$SHARDS/$KEY.meta"
+exit 0

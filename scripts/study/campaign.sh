@@ -1,0 +1,403 @@
+#!/bin/sh
+# Bench campaigns: `arenabench bench` over many inputs, one shard per input,
+# on this machine, over ssh or as a Slurm job array, merged into the CSV a
+# single `arenabench bench` of the same inputs writes (timing columns
+# aside).  Built on GNU parallel.  docs/campaigns.md has the commands.
+#
+#   campaign.sh run   [OPTIONS] --out OUT INPUT... [-- BENCH_FLAGS...]
+#   campaign.sh slurm [OPTIONS] [--wait] [--sbatch 'ARGS'] --out OUT INPUT... [-- BENCH_FLAGS...]
+#   campaign.sh merge RUN_DIR            (a run's folder: DIR/runs/ID)
+#   OPTIONS: --build BUILD (build)  --jobs N (1)  --hosts SSHLOGINS
+#            --dir DIR ($BUILD/campaigns/<OUT with / as _>)
+#            --remote-dir D (.arenabench-campaigns/ID, below the login dir)
+#
+# A shard is one input x the planner set x the alignments, named by a key:
+# the sha256 of the input's path and content, the binary's sha256, the
+# planner list, the git revision and the bench flags.  Shards live in
+# DIR/shards/KEY.{csv,meta}, written by scripts/study/campaign-worker.sh
+# (the .meta last, with the CSV's checksum).  A run reuses every shard
+# whose key is unchanged and whose files check out, so an interrupted run
+# resumes and adding an input runs only that input.  Each run has its own
+# DIR/runs/ID (the list of shards in corpus order, the joblog); a run
+# holds DIR/lock (flock) from start to merge and a second run on the same
+# OUT is refused at once with the holder's pid.  The merge checks every
+# shard (present, checksum, key, binary, flags, revision, header, schema
+# version), names each bad or missing one, and writes OUT and its .meta
+# (hosts, shards ran and reused) by rename, so OUT is never partial.
+# SIGINT, SIGTERM and SIGHUP stop every job (GNU parallel kills local and
+# remote jobs) and leave OUT and the finished shards as they were.
+# Exit: 0; 1 when some plan was invalid (rows kept, as bench does); 2 on error.
+set -eu
+me=scripts/study/campaign.sh
+die() { echo "$me: $*" >&2; exit 2; }
+say() { echo "campaign: $*" >&2; }
+need() { # need COMMAND PACKAGE
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' is not installed (Debian package $2: sudo apt-get install $2, or sh scripts/deps.sh campaign)"
+}
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+# value of KEY= in a key=value file
+get() { awk -v k="$2=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }' "$1"; }
+clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+
+[ $# -ge 1 ] || die "usage: $me run|slurm|merge ... (see the header of $me)"
+cmd=$1
+shift
+
+# --- checking a shard and merging ---------------------------------------------
+
+# check_shard SHARDS KEY INPUT CONF: prints "bad<TAB>why" when the shard is
+# unusable, else "ok<TAB>host<TAB>cpu_model<TAB>cores<TAB>kernel<TAB>invalid_plans"
+check_shard() {
+	c=$1/$2.csv m=$1/$2.meta
+	if [ ! -f "$m" ]; then
+		[ -f "$c" ] && printf 'bad\tits .meta is missing (the job did not finish)\n' || printf 'bad\tmissing\n'
+		return
+	fi
+	[ -f "$c" ] || { printf 'bad\tits .csv is missing\n'; return; }
+	awk -v key="$2" -v input="$3" -v sum="$(sha "$c")" -v rows="$(($(wc -l < "$c") - 1))" \
+		-v ish="$(get "$4" "input_sha256.$3")" -F'\n' '
+	FILENAME == ARGV[1] { i = index($0, "="); if (i) want[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+	{ i = index($0, "="); if (i) v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+	END {
+		if (v["shard_format"] != "1") r = "its .meta is not a shard'"'"'s"
+		else if (v["shard_key"] != key) r = "its .meta names another key"
+		else if (v["shard_input"] != input) r = "its .meta names input " v["shard_input"]
+		else if (v["csv_sha256"] != sum) r = "its .csv does not match the checksum in its .meta (corrupt or truncated)"
+		else if (v["input_sha256"] != ish) r = "its input_sha256 differs from the input'"'"'s"
+		else if (v["rows"] != rows) r = "its row count differs from its .meta"
+		else {
+			n = split("binary_sha256 bench_flags git_revision git_dirty", k, " ")
+			for (j = 1; j <= n && r == ""; j++)
+				if (v[k[j]] != want[k[j]])
+					r = "its " k[j] " differs from this campaign'"'"'s (" v[k[j]] ")"
+		}
+		if (r != "") printf "bad\t%s\n", r
+		else printf "ok\t%s\t%s\t%s\t%s\t%s\n", v["host"], v["cpu_model"], v["cores"], v["kernel"], v["invalid_plans"]
+	}' "$4" "$m"
+}
+
+# merge RUN_DIR: checks every shard of the run and writes its OUT (+ .meta)
+merge() {
+	run=$1
+	conf=$run/conf plan=$run/plan
+	[ -f "$conf" ] && [ -f "$plan" ] || die "$run: not a campaign run (no conf or plan)"
+	dir=$(get "$conf" dir) out=$(get "$conf" out)
+	shards=$dir/shards
+	bad=0 n=0 header= invalid=0
+	: > "$run/hosts"
+	while IFS='	' read -r key input; do
+		n=$((n + 1))
+		res=$(check_shard "$shards" "$key" "$input" "$conf")
+		if [ "${res%%	*}" != ok ]; then
+			echo "$me: shard $shards/$key.csv ($input): ${res#*	}" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		h=$(head -n 1 "$shards/$key.csv")
+		if [ -z "$header" ]; then
+			header=$h first=$shards/$key.meta
+			schema=$(awk -F, 'NR == 2 { print $1 }' "$shards/$key.csv")
+		elif [ "$h" != "$header" ]; then
+			echo "$me: shard $shards/$key.csv ($input): its header differs from the first shard's" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		if ! awk -F, -v s="$schema" 'NR > 1 && $1 != s { exit 1 }' "$shards/$key.csv"; then
+			echo "$me: shard $shards/$key.csv ($input): schema_version differs from $schema" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		res=${res#ok	}
+		[ "${res##*	}" = yes ] && invalid=$((invalid + 1))
+		echo "${res%	*}" >> "$run/hosts"
+	done < "$plan"
+	[ "$bad" = 0 ] || die "$bad of $n shards missing or bad; $out is unchanged (run the campaign again to redo them)"
+	[ "$n" -gt 0 ] || die "$run: no shards in the plan"
+
+	odir=$(dirname "$out")
+	mkdir -p "$odir"
+	meta=${out%.csv}.meta
+	tcsv=$odir/.$(basename "$out").tmp.$$
+	tmeta=$odir/.$(basename "$meta").tmp.$$
+	# shellcheck disable=SC2064
+	trap "rm -f '$tcsv' '$tmeta'" EXIT
+	{
+		echo "$header"
+		while IFS='	' read -r key input; do tail -n +2 "$shards/$key.csv"; done < "$plan"
+	} > "$tcsv"
+	{
+		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=' "$first"
+		echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		# one model when all hosts agree, else every one (keep a planner's timings on one model)
+		echo "cpu_model=$(cut -f2 "$run/hosts" | sort -u | paste -sd '|' -)"
+		echo "cores=$(cut -f3 "$run/hosts" | sort -u | paste -sd '|' -)"
+		echo "kernel=$(cut -f4 "$run/hosts" | sort -u | paste -sd '|' -)"
+		echo "command=$(get "$conf" command)"
+		echo "campaign=$run"
+		echo "shards=$n"
+		echo "shards_ran=$(get "$conf" ran)"
+		echo "shards_reused=$(get "$conf" reused)"
+		echo "hosts=$(cut -f1 "$run/hosts" | sort | uniq -c | awk '{ printf "%s%s:%d", (NR > 1 ? "," : ""), $2, $1 }')"
+		echo "parallel_jobs=$(get "$conf" jobs)"
+		echo "pinning=taskset, one shard per CPU of its host (a flock per CPU)"
+	} > "$tmeta"
+	mv "$tcsv" "$out"
+	mv "$tmeta" "$meta"
+	trap - EXIT
+	rows=$(($(wc -l < "$out") - 1))
+	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
+	[ "$invalid" = 0 ] || { say "$invalid shards hold invalid plans (rows kept, valid=no)"; return 1; }
+	return 0
+}
+
+if [ "$cmd" = merge ]; then
+	[ $# = 1 ] || die "usage: $me merge RUN_DIR"
+	need flock util-linux
+	dir=$(get "$1/conf" dir 2>/dev/null) || true
+	[ -n "$dir" ] || die "$1: not a campaign run (no conf)"
+	exec 9>>"$dir/lock"
+	flock -w 60 9 || die "$dir/lock is held by $(cat "$dir/holder" 2>/dev/null || echo '?')"
+	echo "pid $$ (merge $1)" > "$dir/holder"
+	rc=0
+	merge "$1" || rc=$?
+	exit "$rc"
+fi
+
+# --- planning a run ------------------------------------------------------------
+BUILD=build JOBS=1 HOSTS= DIR= RDIR= OUT= WAIT=no SBATCH=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	case $1 in
+	--build) BUILD=$2; shift 2 ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--hosts) HOSTS=$2; shift 2 ;;
+	--dir) DIR=$2; shift 2 ;;
+	--remote-dir) RDIR=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--wait) WAIT=yes; shift ;;
+	--sbatch) SBATCH=$2; shift 2 ;;
+	-*) die "unknown option '$1'" ;;
+	*) break ;;
+	esac
+done
+case $cmd in run | slurm) ;; *) die "unknown command '$cmd' (expected run, slurm or merge)" ;; esac
+case $JOBS in '' | *[!0-9]* | 0) die "--jobs expects a positive integer, got '$JOBS'" ;; esac
+[ -n "$OUT" ] || die "--out OUT is required"
+need parallel parallel
+need flock util-linux
+need sha256sum coreutils
+if [ -n "$HOSTS" ]; then
+	need ssh openssh-client
+	need rsync rsync
+fi
+[ "$cmd" = slurm ] && need sbatch slurm-client
+BIN=$BUILD/arenabench
+[ -x "$BIN" ] || die "$BIN: no such program (run make first)"
+
+# Inputs, in the order `arenabench bench` takes them: the INPUTs in the
+# order given, a directory's .graph/.csv/.tflite files (not hidden, not
+# recursive) sorted by byte order.
+inputs=$(mktemp "${TMPDIR:-/tmp}/arenabench-inputs.XXXXXX")
+trap 'rm -f "$inputs"' EXIT
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	if [ -d "$1" ]; then
+		find "$1/" -mindepth 1 -maxdepth 1 \( -name '*.graph' -o -name '*.csv' -o -name '*.tflite' \) \
+			! -name '.*' | sed 's|//*|/|g' | LC_ALL=C sort >> "$inputs"
+	elif [ -f "$1" ]; then
+		echo "$1" >> "$inputs"
+	else
+		die "$1: no such file or directory"
+	fi
+	shift
+done
+[ $# -gt 0 ] && shift # the --
+[ -s "$inputs" ] || die "no inputs (expected .graph/.csv/.tflite files or directories)"
+! grep -q '	' "$inputs" || die "an input path holds a tab: $(grep '	' "$inputs" | head -n 1)"
+
+# Fail early: OUT's folder exists (made) and takes files, before any planning.
+odir=$(dirname "$OUT")
+mkdir -p "$odir" 2>/dev/null || die "$odir: cannot create the output folder"
+probe=$odir/.campaign-probe.$$
+: > "$probe" 2>/dev/null || die "$odir: cannot write there"
+rm -f "$probe"
+
+[ -n "$DIR" ] || DIR=$BUILD/campaigns/$(echo "$OUT" | sed 's|^\./||; s|/|_|g')
+mkdir -p "$DIR/shards" "$DIR/runs" || die "$DIR: cannot create the campaign folder"
+
+# One run at a time per campaign folder (per OUT): the lock is held until
+# the merge has written OUT.  Jobs inherit it, so it stays held while any runs.
+exec 9>>"$DIR/lock"
+if ! flock -n 9; then
+	die "$DIR is in use by $(cat "$DIR/holder" 2>/dev/null || echo 'another run'); $OUT is left to it"
+fi
+echo "pid $$ ($cmd --out $OUT, started $(date -u +%H:%M:%SZ) on $(uname -n))" > "$DIR/holder"
+
+id=$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)-$$
+run=$DIR/runs/$id
+mkdir -p "$run"
+rev=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+dirty=$([ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -c1)" ] && echo yes || echo no)
+binsha=$(sha "$BIN")
+planners=$("$BIN" list | awk '{ print $1 }' | paste -sd, -)
+flags="$*"
+{
+	echo "dir=$DIR"
+	echo "out=$OUT"
+	echo "binary_sha256=$binsha"
+	echo "git_revision=$rev"
+	echo "git_dirty=$dirty"
+	echo "bench_flags=$flags"
+	echo "planners=$planners"
+} > "$run/conf"
+
+# The key of each shard, and which ones can be reused.
+: > "$run/plan"
+: > "$run/todo"
+reused=0 total=0
+while IFS= read -r f; do
+	total=$((total + 1))
+	h=$(sha "$f")
+	key=$(printf 'arenabench-shard-1\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n' \
+		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" | sha256sum | cut -c1-24)
+	echo "input_sha256.$f=$h" >> "$run/conf"
+	printf '%s\t%s\n' "$key" "$f" >> "$run/plan"
+	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
+	if [ "${res%%	*}" = ok ]; then
+		reused=$((reused + 1))
+	else
+		[ "$res" = "bad	missing" ] || say "shard $DIR/shards/$key.csv ($f): ${res#*	}; running it again"
+		printf '%s\t%s\n' "$key" "$f" >> "$run/todo"
+	fi
+done < "$inputs"
+rm -f "$inputs"
+trap - EXIT
+todo=$((total - reused))
+if [ "$cmd" = slurm ]; then where="a Slurm job array"
+elif [ -n "$HOSTS" ]; then where="hosts $HOSTS"
+else where="$JOBS local slots"; fi
+{
+	echo "ran=$todo"
+	echo "reused=$reused"
+	echo "jobs=$([ "$cmd" = slurm ] && echo slurm-array || { [ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS"; })"
+	echo "command=$me $cmd --out $OUT $where: $total inputs, one arenabench bench per input; bench flags: $flags"
+} >> "$run/conf"
+say "$total shards: $reused reused, $todo to run ($where); campaign $run"
+
+# --- Slurm: an array of the shards to run, then a dependent merge ------------
+if [ "$cmd" = slurm ]; then
+	echo "pid $$ (slurm submit; the merge job takes the lock when the array ends)" > "$DIR/holder"
+	if [ "$todo" = 0 ]; then
+		rc=0
+		merge "$run" || rc=$?
+		exit "$rc"
+	fi
+	cat > "$run/task.sh" <<-EOF
+	#!/bin/sh
+	# one Slurm array task: line SLURM_ARRAY_TASK_ID + 1 of todo
+	cd '$ROOT' || exit 2
+	line=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" '$run/todo')
+	key=\$(printf '%s' "\$line" | cut -f1)
+	input=\$(printf '%s' "\$line" | cut -f2-)
+	exec sh scripts/study/campaign-worker.sh '$BIN' '$DIR/shards' "\$key" '$rev' '$dirty' "\$input" $flags
+	EOF
+	# shellcheck disable=SC2086
+	array=$(sbatch --parsable $SBATCH --job-name=arenabench-shards --array=0-$((todo - 1)) \
+		--ntasks=1 --cpus-per-task=1 --output="$run/slurm-%A_%a.out" --chdir="$ROOT" "$run/task.sh") ||
+		die "sbatch refused the array"
+	array=${array%%;*}
+	# afterany: the merge runs even when a task failed, and names the shards missing
+	# shellcheck disable=SC2086
+	mjob=$(sbatch --parsable $SBATCH --job-name=arenabench-merge --dependency=afterany:"$array" \
+		--ntasks=1 --output="$run/slurm-merge.out" --chdir="$ROOT" \
+		--wrap="sh $me merge '$run'") || die "sbatch refused the merge job (array $array is queued: scancel $array)"
+	mjob=${mjob%%;*}
+	say "Slurm array $array ($todo tasks), merge job $mjob -> $OUT (log $run/slurm-merge.out)"
+	# the lock is the merge job's from here
+	flock -u 9
+	[ "$WAIT" = yes ] || exit 0
+	while squeue -h -j "$array,$mjob" 2>/dev/null | grep -q .; do sleep 1; done
+	cat "$run/slurm-merge.out" >&2 2>/dev/null || true
+	[ "$(sacct -n -X -j "$mjob" -o ExitCode 2>/dev/null | tr -d ' ' | head -n 1)" = "0:0" ] ||
+		grep -q "^campaign: wrote" "$run/slurm-merge.out" || die "the merge job failed (see $run/slurm-merge.out)"
+	exit 0
+fi
+
+# --- run: GNU parallel over local slots or ssh hosts ---------------------------
+pid_parallel= pid_progress=
+stop() {
+	trap - INT TERM HUP
+	set +e
+	[ -z "$pid_parallel" ] || kill -INT "$pid_parallel" 2>/dev/null
+	[ -z "$pid_progress" ] || kill "$pid_progress" 2>/dev/null
+	[ -z "$pid_parallel" ] || wait "$pid_parallel" 2>/dev/null
+	cleanup_remote
+	say "stopped by SIG$1: $OUT is unchanged; $(ls "$DIR/shards" | grep -c '\.meta$' || true) shards are kept in $DIR/shards, run again to resume"
+	exit 2
+}
+cleanup_remote() {
+	[ -n "$HOSTS" ] || return 0
+	# stop any worker still there (by the pid it wrote), then remove the folder
+	timeout 10 parallel --nonall -S "$HOSTS" \
+		'for f in '"$rshards"'/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")"; done; sleep 0.2; rm -rf '"$RDIR" \
+		2>/dev/null || true
+}
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
+
+[ -n "$RDIR" ] || RDIR=.arenabench-campaigns/$id
+case $DIR in /*) rshards=$DIR/shards ;; *) rshards=$RDIR/$DIR/shards ;; esac
+start=$(date +%s)
+if [ "$todo" -gt 0 ]; then
+	set -- --halt now,fail=1 --joblog "$run/joblog" --colsep '\t' -q
+	if [ -n "$HOSTS" ]; then
+		set -- "$@" -S "$HOSTS" --workdir "$RDIR" --basefile "$BIN" \
+			--basefile scripts/study/campaign-worker.sh --transferfile '{2}' \
+			--return "$DIR/shards/{1}.csv" --return "$DIR/shards/{1}.meta"
+	else
+		set -- "$@" -j "$JOBS"
+	fi
+	# parallel in a session of its own: a terminal's Ctrl-C reaches this
+	# script, which sends parallel one SIGINT (a second one would make it
+	# exit at once without stopping its jobs); parallel then stops every
+	# job's process group, local and remote.
+	# shellcheck disable=SC2086
+	setsid parallel "$@" sh scripts/study/campaign-worker.sh "$BIN" "$DIR/shards" '{1}' "$rev" "$dirty" '{2}' $flags \
+		:::: "$run/todo" < /dev/null &
+	pid_parallel=$!
+	# progress: shards done / total, elapsed, estimate (from the joblog)
+	(
+		last=-1
+		while sleep 1; do
+			d=$(($(wc -l < "$run/joblog" 2>/dev/null || echo 1) - 1))
+			[ "$d" -ge 0 ] || d=0
+			[ "$d" = "$last" ] && [ $(( ($(date +%s) - start) % 15 )) != 0 ] && continue
+			last=$d
+			el=$(($(date +%s) - start))
+			eta=unknown
+			[ "$d" -gt 0 ] && eta="about $(clock $((el * (todo - d) / d)))"
+			say "$((reused + d))/$total shards done ($reused reused, $d of $todo run), $(clock $el) elapsed, $eta left"
+		done
+	) 9>&- &
+	pid_progress=$!
+	rc=0
+	wait "$pid_parallel" || rc=$?
+	pid_parallel=
+	kill "$pid_progress" 2>/dev/null || true
+	pid_progress=
+	cleanup_remote
+	if [ "$rc" != 0 ]; then
+		awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0) {
+			printf "'"$me"': shard for %s failed (%s)\n", $NF, $8 != 0 ? "signal " $8 : "exit " $7 }' "$run/joblog" |
+			sed 's|sh scripts/study/campaign-worker.sh [^ ]* [^ ]* [^ ]* [^ ]* [^ ]* ||' >&2
+		die "$OUT is unchanged; the finished shards are kept in $DIR/shards (run again to resume)"
+	fi
+fi
+trap - INT TERM HUP
+rc=0
+merge "$run" || rc=$?
+say "$(clock $(($(date +%s) - start))) for $todo shards ($where)"
+exit "$rc"

@@ -1,0 +1,46 @@
+# make bench HOSTS=... over two ssh "hosts" = serial; SIGINT stops the
+# remote workers too.
+if ! command -v /usr/sbin/sshd >/dev/null || ! command -v rsync >/dev/null || [ "$(id -u)" != 0 ]; then
+	skip "ssh: needs root, openssh-server and rsync (sh scripts/deps.sh campaign-test)"
+else
+	. "$HERE/sshd.sh"
+	if sshd_start A && pa=$port && sshd_start B && pb=$port; then
+		H="2/ssh -F $S/ssh_config -p $pa root@127.0.0.1,2/ssh -F $S/ssh_config -p $pb root@127.0.0.1"
+		out=$W/ssh/results.csv
+		mk bench HOSTS="$H" CORPUS_DIRS="$CORPUS" BENCH_FLAGS="$FLAGS" BENCH_OUT="$out" 2> "$W/ssh.log" ||
+			bad "make bench HOSTS=... failed: $(tail -n 3 "$W/ssh.log")"
+		same "$out" "$W/serial.csv" "make bench over two ssh hosts = serial bench"
+		[ "$(ls -A "$S/hostA/.arenabench-campaigns" "$S/hostB/.arenabench-campaigns" 2>/dev/null | grep -v : | grep -c .)" = 0 ] &&
+			ok "each host's campaign folder is removed at the end" || bad "left on the hosts: $(find "$S/hostA" "$S/hostB" -type f | head -n 3)"
+		grep -q 'wrote.*(5 ran, 0 reused)' "$W/ssh.log" && ok "ssh: 5 shards ran" || bad "ssh: $(grep wrote "$W/ssh.log")"
+		# stop midway: no worker survives on the hosts
+		out=$W/ssh-int/results.csv
+		setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' make -s BUILD="$BUILD" bench HOSTS="$H" \
+			CORPUS_DIRS="$W/timed" BENCH_FLAGS="$TFLAGS" BENCH_OUT="$out" > "$W/ssh-int.log" 2>&1 &
+		pid=$!
+		remote() { pgrep -f "arenabench bench $W/timed" >/dev/null; }
+		if wait_for 90 remote; then
+			t=$(now_ms)
+			kill -INT -"$pid"
+			if wait_for 10 eval '! remote'; then
+				ms=$(($(now_ms) - t))
+				[ "$ms" -le 2000 ] && ok "ssh: SIGINT stops the remote workers in $ms ms" ||
+					bad "ssh: remote workers gone only after $ms ms"
+			else
+				bad "ssh: remote workers survive SIGINT: $(pgrep -fa "arenabench bench $W/timed" | head -n 2)"
+			fi
+			# make waits for the hosts' folders to be removed (an ssh round trip each)
+			wait_for 20 eval '! kill -0 "$pid" 2>/dev/null' && ok "ssh: make exits $(($(now_ms) - t)) ms after SIGINT" ||
+				bad "ssh: make still runs 20 s after SIGINT"
+			[ -z "$(find "$S/hostA" "$S/hostB" -type f)" ] && ok "ssh: nothing left on the hosts after SIGINT" ||
+				bad "ssh: left on the hosts after SIGINT: $(find "$S/hostA" "$S/hostB" -type f | head -n 3)"
+		else
+			bad "ssh: no remote worker started within 90 s: $(tail -n 3 "$W/ssh-int.log")"
+			kill -INT -"$pid" 2>/dev/null
+		fi
+		wait "$pid" 2>/dev/null
+	else
+		bad "ssh: sshd did not start: $(cat "$S"/sshd_*.log | tail -n 3)"
+	fi
+	sshd_stop
+fi
