@@ -565,7 +565,6 @@ static void put_field(FILE *f, const char *s)
 	}
 }
 
-static const char *const stopped_names[] = { "none", "budget", "time" };
 static const char *const optimal_names[] = { "unknown", "yes", "no" };
 
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
@@ -591,7 +590,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			r->valid ? "yes" : "no", ab_exec_mode_name(r->exec_mode),
 			r->peak_bytes, r->peak_align1_bytes,
 			(int64_t)(r->peak_bytes - r->peak_align1_bytes),
-			r->arenas, stopped_names[r->stopped_by],
+			r->arenas, ab_stopped_by_name(r->stopped_by),
 			optimal_names[r->optimal], r->best_bound_bytes,
 			r->iterations);
 		if (r->timed)

@@ -602,6 +602,18 @@ out:
 	return code;
 }
 
+/* Progress of a long search, on stderr. */
+static void print_progress(void *user, const struct ab_progress *pr)
+{
+	const char *path = user;
+
+	fprintf(stderr, "arenabench: %s: %s: peak %" PRIu64 ", bound %" PRIu64
+		", gap %.4f%%, %" PRIu64 " nodes, %.1f s\n", path, pr->phase,
+		pr->peak, pr->bound,
+		pr->bound ? 100.0 * (double)(pr->peak - pr->bound) / (double)pr->bound : 0.0,
+		pr->nodes, pr->seconds);
+}
+
 static int cmd_plan(struct args *a)
 {
 	struct ab_error err = { { 0 } };
@@ -640,6 +652,8 @@ static int cmd_plan(struct args *a)
 		return EXIT_USAGE;
 	}
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	a->plan.progress = print_progress;
+	a->plan.progress_user = in.path;
 	ab_plan_and_check(&in, pl, &a->plan, a->load.problem.lifetimes, &plan, &row);
 	options = ab_options_string(&a->load, &a->plan);
 	printf("input:        %s (%s)\n", in.path, in.family);
@@ -668,6 +682,13 @@ static int cmd_plan(struct args *a)
 	if (row.lower_bound_bytes)
 		printf(" (%.4f x lower bound)", (double)row.peak_bytes / (double)row.lower_bound_bytes);
 	printf("\narenas:       %d\n", row.arenas);
+	if (pl->cost == AB_COST_BUDGETED)
+		printf("search:       stopped by %s%s, optimal %s, best bound %" PRIu64
+		       " bytes, %" PRIu64 " iterations\n",
+		       ab_stopped_by_name(row.stopped_by),
+		       row.stopped_by == AB_STOPPED_SIZE ? " (complete search skipped: too many buffers)" : "",
+		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
+		       row.best_bound_bytes, row.iterations);
 	if (row.tiered) {
 		/* tier t is arena t (harness/bench/tiers.h) */
 		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
