@@ -994,7 +994,8 @@ static void take(const struct exact *x, struct ab_plan *out)
 #define REPAIR_FIRST_FREE 24
 #define REPAIR_MAX_FREE 160
 #define REPAIR_NODES_PER_FREE 64 /* node limit of one repair, per buffer */
-#define DEFAULT_REPAIR_NODES 3000000ull
+#define DEFAULT_REPAIR_NODES 3000000ull /* above MAX_SEARCHED */
+#define MIN_REPAIR_NODES 500000ull      /* after a complete search */
 
 struct repair {
 	const struct ab_problem *p;
@@ -1023,6 +1024,8 @@ struct repair {
 	void (*progress)(void *, const struct ab_progress *);
 	void *progress_user;
 	double started, last_report;
+	uint64_t nodes_before;    /* spent by the complete search */
+	double seconds_before;
 };
 
 static uint64_t end_of(const struct repair *r, uint32_t i)
@@ -1208,7 +1211,10 @@ out_marks:
 	return rc;
 }
 
-static void report(struct repair *r, bool force)
+/* Reports every improvement, else at most once a second; the final
+ * report only after a second (short runs stay quiet). */
+enum { REPORT_TICK, REPORT_IMPROVED, REPORT_FINAL };
+static void report(struct repair *r, int why)
 {
 	struct ab_progress pr;
 	double now;
@@ -1216,14 +1222,17 @@ static void report(struct repair *r, bool force)
 	if (!r->progress)
 		return;
 	now = ab_now_seconds();
-	if (now - r->last_report < 1.0 && (!force || now - r->started < 1.0))
-		return; /* short runs stay quiet */
+	if (why == REPORT_TICK && now - r->last_report < 1.0)
+		return;
+	if (why == REPORT_FINAL && now - r->started < 1.0)
+		return;
 	r->last_report = now;
 	pr.phase = "window repair";
 	pr.peak = r->peak;
 	pr.bound = r->bound;
 	pr.nodes = r->nodes;
-	pr.seconds = now - r->started;
+	pr.seconds = now - r->started + r->seconds_before;
+	pr.nodes += r->nodes_before;
 	r->progress(r->progress_user, &pr);
 }
 
@@ -1232,7 +1241,9 @@ static void report(struct repair *r, bool force)
 static int repair_plan(const struct ab_problem *p,
 		       const struct ab_plan_options *o, struct ab_plan *out,
 		       uint64_t g, uint64_t bound, uint64_t budget,
-		       double deadline, uint64_t *used, bool *timed_out)
+		       double deadline, uint64_t start_peak,
+		       uint64_t nodes_before, double t0, uint64_t *used,
+		       bool *timed_out)
 {
 	struct repair r = { .p = p, .o = o, .g = g, .bound = bound,
 			    .budget = budget, .deadline = deadline,
@@ -1289,6 +1300,18 @@ static int repair_plan(const struct ab_problem *p,
 			r.longs[r.n_long++] = i;
 	}
 	find_tops(&r);
+	r.nodes_before = nodes_before;
+	r.seconds_before = r.started - t0;
+	if (r.progress) { /* where the repair starts from */
+		struct ab_progress pr = { "best_of", start_peak, bound, 0, 0 };
+
+		r.progress(r.progress_user, &pr);
+		pr.phase = "complete search";
+		pr.peak = r.peak;
+		pr.nodes = nodes_before;
+		pr.seconds = r.seconds_before;
+		r.progress(r.progress_user, &pr);
+	}
 	while (r.peak > r.bound && r.nodes < r.budget && !r.timed_out &&
 	       r.n_tops) {
 		uint32_t t = r.tops[ab_rng_below(&r.rng, r.n_tops)];
@@ -1309,9 +1332,9 @@ static int repair_plan(const struct ab_problem *p,
 			if (!w) {
 				find_tops(&r);
 				memcpy(out->offset, r.off, n * sizeof(*r.off));
-				report(&r, false);
+				report(&r, REPORT_IMPROVED);
 			}
-			report(&r, false);
+			report(&r, REPORT_TICK);
 		} else if (++fails >= 2 * r.n_tops + 4) {
 			fails = 0;
 			if (r.k_free >= REPAIR_MAX_FREE)
@@ -1320,7 +1343,7 @@ static int repair_plan(const struct ab_problem *p,
 				r.k_free += r.k_free / 2;
 		}
 	}
-	report(&r, true);
+	report(&r, REPORT_FINAL);
 	ab_plan_finish_single(out, p);
 	rc = 0;
 out:
@@ -1366,8 +1389,8 @@ static int plan_exact(const struct ab_problem *p,
 	const struct ab_planner *seed = ab_planner_find("best_of");
 	struct exact x;
 	uint64_t lb = ab_lower_bound(p, NULL), bound = lb, lo, hi, g;
-	uint64_t budget, whole_budget, used = 0;
-	double deadline;
+	uint64_t budget, whole_budget, used = 0, start_peak;
+	double deadline, t0 = ab_now_seconds();
 	bool whole = false, timed_out = false;
 	int rc;
 
@@ -1376,6 +1399,7 @@ static int plan_exact(const struct ab_problem *p,
 	rc = seed->plan(p, o, out);
 	if (rc)
 		return rc;
+	start_peak = out->peak;
 	out->stopped_by = AB_STOPPED_NONE;
 	out->iterations = 0;
 	g = problem_granule(p, o);
@@ -1397,7 +1421,10 @@ static int plan_exact(const struct ab_problem *p,
 	whole_budget = DEFAULT_WORK / x.m;
 	if (whole_budget > DEFAULT_NODES)
 		whole_budget = DEFAULT_NODES;
-	budget = o->budget ? o->budget : 2 * whole_budget; /* half repairs */
+	budget = o->budget ? o->budget
+			   : whole_budget + (whole_budget > MIN_REPAIR_NODES
+						     ? whole_budget
+						     : MIN_REPAIR_NODES);
 	x.budget = whole_budget < budget ? whole_budget : budget;
 	x.deadline = deadline;
 	/* Every canonical plan's offsets and peak are multiples of the
@@ -1448,7 +1475,7 @@ repair:
 		uint64_t more = 0;
 
 		rc = repair_plan(p, o, out, g, bound, budget - used, deadline,
-				 &more, &timed_out);
+				 start_peak, used, t0, &more, &timed_out);
 		used += more;
 		if (rc)
 			return rc;
