@@ -33,7 +33,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz reference baselines transforms FORCE
+	scaling bench-cli fuzz reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -43,6 +43,8 @@ help:
 	@echo "make test         run the test suite"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
+	@echo "make hard         known-optimum tilings, minimalloc, idealloc: budgeted vs best fast -> results/hard.csv"
+	@echo "                  (a reduced run of minutes; HARD=full for the full study, hours)"
 	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
@@ -78,6 +80,9 @@ sweep: $(BIN)
 
 baselines: $(BIN)
 	+@sh scripts/study/baselines.sh $(BUILD) $(JOBS)
+
+hard: $(BIN) $(GENS)
+	@sh scripts/study/hard.sh $(BUILD)
 
 transforms: $(BIN)
 	+@sh scripts/study/transforms.sh $(BUILD) $(JOBS)

@@ -35,24 +35,40 @@
  *     nodes only moves the bottom up); then the rest of the budget on
  *     C = peak - g.  The first incumbent is best_of's plan.  optimal =
  *     yes iff the peak equals the proven bound.
- * Notes: the budget counts search nodes, default min(10^6, 2 x 10^8 / m)
- * (a node costs O(m)); the wall-clock safety stop only interrupts and sets
- * stopped_by = time; no randomness, so runs are deterministic.
+ *  7. Window repair (large-neighbourhood search), when the peak is still
+ *     above the bound: a buffer reaching the peak, a time window around
+ *     it widened until it holds 1.5 K buffers, the K that end highest
+ *     freed, every other buffer live there fixed; steps 1-5 with the fixed
+ *     buffers as "pinned" candidates (placed at their own offsets, in
+ *     offset order; a free buffer never covers one) decide whether the
+ *     free ones fit below peak - g.  Only moves that fit are taken, so the
+ *     peak never rises.  K starts at 24 and grows by half after a run of
+ *     failures, to 160.  Above 4000 buffers (or 2 x 10^7 overlapping
+ *     pairs) this is the only search: stopped_by = size says so.
+ * Notes: the budget counts search nodes (complete search and repairs
+ * together); default: min(10^6, 2 x 10^8 / m) for the complete search
+ * (a node costs O(m)) plus as many, at least 5 x 10^5, for repairs; above
+ * 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * interrupts and sets stopped_by = time; the repair's randomness comes
+ * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
  * members of the sections whose witness moved), k = unplaced buffers of
  * the piece, r = those the last placement raised; exponential in the
- * worst case (the problem is NP-hard).  Problems with more than 4000
- * buffers or 2 x 10^7 overlapping pairs are not searched (best_of's plan).
+ * worst case (the problem is NP-hard).  A repair costs the window's setup
+ * (O(w log w + overlaps), w = buffers live in the window) plus its nodes.
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023, and the public
  * google/minimalloc solver (canonical plans, section inference, dominance,
  * dynamic decomposition with per-piece preorders, round robin); own code.
  * Witnesses, the aligned section bound, the granule and the optimisation
- * loop are arenabench's.
+ * loop are arenabench's; the window repair is large-neighbourhood search
+ * (Shaw, CP 1998) with this branch and bound as the repair step.
  * Weak spots: proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
- * for "no".
+ * for "no".  The window repair moves the peak little on the known-optimum
+ * tilings (make hard: 1.15-1.25 x the optimum at 10^3-10^4 buffers): a
+ * window's fixed buffers leave its free ones no room below the peak.
  */
 #include <errno.h>
 #include <stdlib.h>
