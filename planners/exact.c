@@ -1010,6 +1010,7 @@ static void take(const struct exact *x, struct ab_plan *out)
 #define REPAIR_FIRST_FREE 24
 #define REPAIR_MAX_FREE 160
 #define REPAIR_NODES_PER_FREE 64 /* node limit of one repair, per buffer */
+#define REPAIR_MAX_WINDOW 1500   /* buffers live in a window, at most */
 #define DEFAULT_REPAIR_NODES 3000000ull /* above MAX_SEARCHED */
 #define MIN_REPAIR_NODES 500000ull      /* after a complete search */
 
@@ -1139,6 +1140,9 @@ static int repair_once(struct repair *r, uint32_t t)
 			break;
 		ext = 2 * ext + 1;
 	}
+	r->nodes++; /* every attempt costs a node, so failures end too */
+	if (n_win > REPAIR_MAX_WINDOW)
+		return 0; /* too dense to set up: another window */
 	keys = malloc((n_win + 1) * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
@@ -1196,7 +1200,9 @@ static int repair_once(struct repair *r, uint32_t t)
 	{
 		uint64_t limit = REPAIR_NODES_PER_FREE * (uint64_t)n_free + 1000;
 
-		if (limit > r->budget - r->nodes)
+		if (r->nodes >= r->budget)
+			limit = 0;
+		else if (limit > r->budget - r->nodes)
 			limit = r->budget - r->nodes;
 		x.budget = limit;
 		x.deadline = r->deadline;

@@ -17,8 +17,9 @@
 #               62,185 buffers; see its PROVENANCE.txt)
 # Planners: best_of (the best fast plan), local_search and exact at their
 # default budgets on tiling and minimalloc; on idealloc best_of and exact,
-# exact with --budget HARD_IDEALLOC_BUDGET nodes (default 200,000; full: its
-# default budget with a 600 s safety stop, flagged in stopped_by).  Align 64
+# exact with --budget HARD_IDEALLOC_BUDGET nodes (default 50,000, untimed:
+# plan_ns empty; full: its default budget with a 600 s safety stop, flagged
+# in stopped_by, timed).  Align 64
 # on tilings (the unit keeps the optimum), 1 elsewhere.  Every run is
 # pinned to one core (taskset -c 0 when present) and niced; timing: one
 # Google Benchmark repetition.  The profile: `arenabench plan` with exact
@@ -38,11 +39,13 @@ full)
 	sizes=${HARD_SIZES:-1000,3000,10000,100000}
 	seeds=${HARD_SEEDS:-31,32,33}
 	ideal_opts="--safety-seconds 600"
+	ideal_timing=$timing
 	;;
 reduced)
 	sizes=${HARD_SIZES:-1000,10000}
 	seeds=${HARD_SEEDS:-31}
-	ideal_opts="--budget ${HARD_IDEALLOC_BUDGET:-200000}"
+	ideal_opts="--budget ${HARD_IDEALLOC_BUDGET:-50000}"
+	ideal_timing=--no-timing
 	;;
 *)
 	echo "hard: HARD=$mode: expected full or reduced" >&2
@@ -86,7 +89,7 @@ fi
 if [ -n "$ideal" ]; then
 	# shellcheck disable=SC2086
 	nice $pin "$bin" bench "$ideal" --planners best_of,exact --align 1 \
-		$ideal_opts $timing --out "$tmp/c.csv" >&2
+		$ideal_opts $ideal_timing --out "$tmp/c.csv" >&2
 fi
 {
 	cat "$tmp/a.csv"
