@@ -12,6 +12,7 @@ set ylabel "peak / best proved lower bound"
 set key top left Left reverse font f_key noenhanced box opaque
 set grid xtics ytics
 set yrange [0.99 : *]
+set offsets graph 0.04, graph 0.04, graph 0.02, graph 0.02
 plot for [j = 1 : np] f(word(hard_planners, j)) using "buffers":"ratio" \
 	with points pt ppt(word(hard_planners, j)) ps 1.3 * ps_scale \
 	lc rgb pcolor(word(hard_planners, j)) title word(hard_planners, j), \
