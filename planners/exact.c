@@ -47,8 +47,8 @@
  *     pairs) this is the only search: stopped_by = size says so.
  * Notes: the budget counts search nodes (complete search and repairs
  * together); default: min(10^6, 2 x 10^8 / m) for the complete search
- * (a node costs O(m)) plus as many, at least 5 x 10^5, for repairs; above
- * 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * (a node costs O(m)) and no repairs (a larger budget's rest goes to
+ * them); above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
  * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
@@ -1012,7 +1012,6 @@ static void take(const struct exact *x, struct ab_plan *out)
 #define REPAIR_NODES_PER_FREE 64 /* node limit of one repair, per buffer */
 #define REPAIR_MAX_WINDOW 1500   /* buffers live in a window, at most */
 #define DEFAULT_REPAIR_NODES 3000000ull /* above MAX_SEARCHED */
-#define MIN_REPAIR_NODES 500000ull      /* after a complete search */
 
 struct repair {
 	const struct ab_problem *p;
@@ -1443,10 +1442,9 @@ static int plan_exact(const struct ab_problem *p,
 	whole_budget = DEFAULT_WORK / x.m;
 	if (whole_budget > DEFAULT_NODES)
 		whole_budget = DEFAULT_NODES;
-	budget = o->budget ? o->budget
-			   : whole_budget + (whole_budget > MIN_REPAIR_NODES
-						     ? whole_budget
-						     : MIN_REPAIR_NODES);
+	/* by default no repairs after a complete search (they cost the test
+	 * suite minutes on the corpus); a larger --budget buys them */
+	budget = o->budget ? o->budget : whole_budget;
 	x.budget = whole_budget < budget ? whole_budget : budget;
 	x.deadline = deadline;
 	/* Every canonical plan's offsets and peak are multiples of the
