@@ -1404,10 +1404,13 @@ static uint64_t problem_granule(const struct ab_problem *p,
 	return g ? g : 1;
 }
 
+/* The seed: the best fast plan (planners/best_of.c). */
+extern const struct ab_planner ab_planner_best_of;
+
 static int plan_exact(const struct ab_problem *p,
 		      const struct ab_plan_options *o, struct ab_plan *out)
 {
-	const struct ab_planner *seed = ab_planner_find("best_of");
+	const struct ab_planner *seed = &ab_planner_best_of;
 	struct exact x;
 	uint64_t lb = ab_lower_bound(p, NULL), bound = lb, lo, hi, g;
 	uint64_t budget, whole_budget, used = 0, start_peak;
@@ -1415,8 +1418,6 @@ static int plan_exact(const struct ab_problem *p,
 	bool whole = false, timed_out = false;
 	int rc;
 
-	if (!seed)
-		return -ENOENT;
 	rc = seed->plan(p, o, out);
 	if (rc)
 		return rc;
