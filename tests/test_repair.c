@@ -52,7 +52,7 @@ static void plan_with(const char *name, const struct ab_problem *p,
 	cr_assert_eq(ab_validate_plan(p, plan, 64, &res), AB_PLAN_VALID,
 		     "%s: %s (%zu, %zu)", name, ab_verdict_name(res.verdict),
 		     res.a, res.b);
-	cr_assert_eq(ab_execute_plan(NULL, p, plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_assert_eq(ab_execute_plan(NULL, p, plan, NULL,
 				     &mode, &res), AB_PLAN_VALID);
 }
 

@@ -91,7 +91,7 @@ static void expect_optimal_construction(const char *name, size_t n)
 	cr_expect_eq(ab_validate_plan(&p, &plan, 64, &res), AB_PLAN_VALID,
 		     "%s: %s (%zu, %zu)", name, ab_verdict_name(res.verdict),
 		     res.a, res.b);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan,
 				     NULL, &mode, &res), AB_PLAN_VALID);
 	cr_expect_eq(plan.peak, OPT_BYTES);
 	cr_expect_eq(ab_lower_bound(&p, NULL), OPT_BYTES);
