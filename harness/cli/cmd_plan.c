@@ -112,20 +112,14 @@ int cmd_plan(struct args *a)
 	if (row.lower_bound_bytes)
 		fprintf(so, " (%.4f x lower bound)", (double)row.check.peak_bytes / (double)row.lower_bound_bytes);
 	fprintf(so, "\narenas:       %d\n", row.check.arenas);
-	if (pl->cost == AB_COST_BUDGETED)
-		fprintf(so, "search:       stopped by %s%s, optimal %s, best bound %" PRIu64
-			" bytes, %" PRIu64 " iterations\n",
-			ab_stopped_by_name(row.stopped_by),
-			row.stopped_by == AB_STOPPED_SIZE ? " (complete search skipped: too many buffers)" : "",
-			row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
-			row.best_bound_bytes, row.iterations);
 	fprintf(so, "plan time:    %.3f ms (one run, wall clock; bench times it properly)\n",
 	       row.plan_wall_ns / 1e6);
 	if (pl->cost == AB_COST_BUDGETED)
 		fprintf(so, "search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
 		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
 		       row.stopped_by == AB_STOPPED_BUDGET ? "budget" :
-		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" : "none (finished)",
+		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" :
+		       row.stopped_by == AB_STOPPED_SIZE ? "size (the complete search was skipped: too many buffers)" : "none (finished)",
 		       row.best_bound_bytes, row.iterations);
 	if (row.tiered) {
 		/* tier t is arena t (harness/bench/tiers.h) */
