@@ -34,7 +34,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench bench-slurm sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz fresh-check compare reference baselines transforms FORCE
+	scaling bench-cli fuzz fresh-check compare reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -46,6 +46,8 @@ help:
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
+	@echo "make hard         known-optimum tilings, minimalloc, idealloc: budgeted vs best fast -> results/hard.csv"
+	@echo "                  (a reduced run of minutes; HARD=full for the full study, hours)"
 	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
@@ -98,6 +100,9 @@ sweep: $(BIN)
 
 baselines: $(BIN)
 	+@sh scripts/study/baselines.sh $(BUILD) $(JOBS)
+
+hard: $(BIN) $(GENS)
+	@sh scripts/study/hard.sh $(BUILD)
 
 transforms: $(BIN)
 	+@sh scripts/study/transforms.sh $(BUILD) $(JOBS)

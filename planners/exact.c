@@ -35,24 +35,40 @@
  *     nodes only moves the bottom up); then the rest of the budget on
  *     C = peak - g.  The first incumbent is best_of's plan.  optimal =
  *     yes iff the peak equals the proven bound.
- * Notes: the budget counts search nodes, default min(10^6, 2 x 10^8 / m)
- * (a node costs O(m)); the wall-clock safety stop only interrupts and sets
- * stopped_by = time; no randomness, so runs are deterministic.
+ *  7. Window repair (large-neighbourhood search), when the peak is still
+ *     above the bound: a buffer reaching the peak, a time window around
+ *     it widened until it holds 1.5 K buffers, the K that end highest
+ *     freed, every other buffer live there fixed; steps 1-5 with the fixed
+ *     buffers as "pinned" candidates (placed at their own offsets, in
+ *     offset order; a free buffer never covers one) decide whether the
+ *     free ones fit below peak - g.  Only moves that fit are taken, so the
+ *     peak never rises.  K starts at 24 and grows by half after a run of
+ *     failures, to 160.  Above 4000 buffers (or 2 x 10^7 overlapping
+ *     pairs) this is the only search: stopped_by = size says so.
+ * Notes: the budget counts search nodes (complete search and repairs
+ * together); default: min(10^6, 2 x 10^8 / m) for the complete search
+ * (a node costs O(m)) and no repairs (a larger budget's rest goes to
+ * them); above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * interrupts and sets stopped_by = time; the repair's randomness comes
+ * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
  * members of the sections whose witness moved), k = unplaced buffers of
  * the piece, r = those the last placement raised; exponential in the
- * worst case (the problem is NP-hard).  Problems with more than 4000
- * buffers or 2 x 10^7 overlapping pairs are not searched (best_of's plan).
+ * worst case (the problem is NP-hard).  A repair costs the window's setup
+ * (O(w log w + overlaps), w = buffers live in the window) plus its nodes.
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023, and the public
  * google/minimalloc solver (canonical plans, section inference, dominance,
  * dynamic decomposition with per-piece preorders, round robin); own code.
  * Witnesses, the aligned section bound, the granule and the optimisation
- * loop are arenabench's.
+ * loop are arenabench's; the window repair is large-neighbourhood search
+ * (Shaw, CP 1998) with this branch and bound as the repair step.
  * Weak spots: proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
- * for "no".
+ * for "no".  The window repair moves the peak little on the known-optimum
+ * tilings (make hard: 1.15-1.25 x the optimum at 10^3-10^4 buffers): a
+ * window's fixed buffers leave its free ones no room below the peak.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -98,6 +114,7 @@ struct rank_key { /* rerank */
 #define LOG_SECTION 0x80000000u
 #define NO_WITNESS UINT32_MAX
 #define PLACED UINT64_MAX /* the floor of a placed buffer */
+#define NO_PIN UINT64_MAX
 
 struct exact {
 	const struct ab_problem *p;
@@ -120,6 +137,8 @@ struct exact {
 	uint32_t *rank;            /* current rank (pieces rerank) */
 	uint64_t *min_off;         /* floor of each buffer; PLACED if placed */
 	uint64_t *sol;             /* offset at placement: the plan once FOUND */
+	uint64_t *pin;             /* window repair: a fixed buffer's offset,
+				    * NO_PIN for the free ones; NULL = none */
 	uint64_t *sec_total;       /* unplaced asize bytes per section */
 	uint32_t *cuts;            /* unplaced buffers crossing s | s + 1 */
 	uint32_t *witness;         /* see set_witness */
@@ -160,6 +179,17 @@ static int log_push(struct exact *x, uint32_t what, uint32_t aux)
 static bool is_placed(const struct exact *x, uint32_t b)
 {
 	return x->min_off[b] == PLACED;
+}
+
+static bool is_pinned(const struct exact *x, uint32_t b)
+{
+	return x->pin && x->pin[b] != NO_PIN;
+}
+
+/* Where b goes if placed now: its floor, or a fixed buffer's own offset. */
+static uint64_t place_at(const struct exact *x, uint32_t b)
+{
+	return is_pinned(x, b) ? x->pin[b] : x->min_off[b];
 }
 
 static int stack_room(struct exact *x, size_t need)
@@ -306,10 +336,26 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 		  size_t kp, uint32_t raised_at, uint64_t last_off,
 		  uint32_t last_rank);
 
+/* Would free buffer b at off overlap a fixed buffer not yet placed? */
+static bool covers_pinned(const struct exact *x, uint32_t b, uint64_t off)
+{
+	uint64_t end = off + x->size[b];
+
+	for (uint32_t k = x->ov_start[b]; k < x->ov_start[b + 1]; k++) {
+		uint32_t o = x->ov[k];
+
+		if (is_pinned(x, o) && !is_placed(x, o) && x->pin[o] < end &&
+		    x->pin[o] + x->size[o] > off)
+			return true;
+	}
+	return false;
+}
+
 static bool before(const struct exact *x, uint32_t a, uint32_t b)
 {
-	return x->min_off[a] < x->min_off[b] ||
-	       (x->min_off[a] == x->min_off[b] && x->rank[a] < x->rank[b]);
+	uint64_t pa = place_at(x, a), pb = place_at(x, b);
+
+	return pa < pb || (pa == pb && x->rank[a] < x->rank[b]);
 }
 
 static int cmp_candidate(const void *pa, const void *pb)
@@ -338,7 +384,7 @@ static size_t order_candidates(struct exact *x, size_t at, size_t kp,
 		if (is_placed(x, b))
 			continue;
 		if (!raised_at || x->raised[b] == raised_at) {
-			r[n_r].floor = x->min_off[b];
+			r[n_r].floor = place_at(x, b);
 			r[n_r].rank = x->rank[b];
 			r[n_r++].b = b;
 		} else {
@@ -488,7 +534,8 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 	for (size_t j = 0; j < k; j++) {
 		uint32_t b = x->stk[mine + j];
 
-		if (x->min_off[b] + x->size[b] < min_height)
+		if (!is_pinned(x, b) &&
+		    x->min_off[b] + x->size[b] < min_height)
 			min_height = x->min_off[b] + x->size[b];
 	}
 	if (!k)
@@ -501,18 +548,27 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 			max_total = x->sec_total[s] - x->sec_pad[s];
 	for (size_t j = 0; j < k && r == NOT_FOUND; j++) {
 		uint32_t b = x->stk[mine + j];
-		uint64_t off = x->min_off[b];
+		uint64_t off = place_at(x, b);
 		size_t mark = x->n_log;
+		bool pinned = is_pinned(x, b);
 
 		if (off >= min_height)
 			break; /* dominance: an unplaced buffer fits below */
 		if (off + max_total > x->cap)
 			break; /* section bound, here and at every later offset */
 		if (off < last_off ||
-		    (off == last_off && x->rank[b] < last_rank))
+		    (off == last_off && x->rank[b] < last_rank)) {
+			if (pinned)
+				break; /* a fixed buffer can no longer go */
 			continue; /* not canonical */
-		if (off + x->size[b] > x->cap)
+		}
+		if (off + x->size[b] > x->cap || x->min_off[b] > off) {
+			if (pinned)
+				break; /* a fixed buffer is covered */
 			continue;
+		}
+		if (!pinned && x->pin && covers_pinned(x, b, off))
+			continue; /* it goes above that fixed buffer, later */
 		r = place(x, b, off);
 		if (r == 1)
 			r = NOT_FOUND;
@@ -523,6 +579,8 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 				: search(x, lo, hi, mine, k, x->clock, off,
 					 x->rank[b]);
 		unplace(x, b, mark);
+		if (pinned)
+			break; /* every later candidate is above a fixed one */
 	}
 	x->n_stk = mine;
 	return r;
@@ -796,8 +854,10 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* pin: per problem buffer, a fixed offset or NO_PIN; NULL = all free. */
 static int setup(struct exact *x, const struct ab_problem *p,
-		 const struct ab_plan_options *o)
+		 const struct ab_plan_options *o, const uint64_t *pin,
+		 size_t max_searched)
 {
 	size_t m = 0;
 	uint32_t *order = NULL;
@@ -813,8 +873,15 @@ static int setup(struct exact *x, const struct ab_problem *p,
 		if (p->buf[i].size)
 			x->buf[m++] = (uint32_t)i;
 	x->m = m;
-	if (m > MAX_SEARCHED)
+	if (m > max_searched)
 		return -E2BIG;
+	if (pin) {
+		x->pin = malloc((m + 1) * sizeof(*x->pin));
+		if (!x->pin)
+			return -ENOMEM;
+		for (size_t b = 0; b < m; b++)
+			x->pin[b] = pin[x->buf[b]];
+	}
 	x->size = malloc((m + 1) * sizeof(*x->size));
 	x->asize = malloc((m + 1) * sizeof(*x->asize));
 	x->align = malloc((m + 1) * sizeof(*x->align));
@@ -887,6 +954,7 @@ static void teardown(struct exact *x)
 	for (int h = 0; h < N_PREORDERS; h++)
 		free(x->pre[h]);
 	free(x->sol);
+	free(x->pin);
 	free(x->min_off);
 	free(x->sec_total);
 	free(x->sec_pad);
@@ -925,6 +993,417 @@ static void take(const struct exact *x, struct ab_plan *out)
 	ab_plan_finish_single(out, x->p);
 }
 
+/* ------------------------------------------------------ window repair */
+
+/*
+ * Large-neighbourhood search: while some buffer ends above C = peak - g,
+ * take one such buffer t, a time window around its lifetime, and free the
+ * K buffers lying inside the window that end highest (t among them); every
+ * other buffer live in the window stays where it is (a fixed, "pinned"
+ * buffer of the search above, its lifetime cut to the window).  The
+ * branch and bound then decides whether the free ones fit below C around
+ * the fixed ones; if they do, they move.  Once nothing ends above C the
+ * peak has dropped by a granule or more, and C follows.  Failures widen
+ * the neighbourhood (K grows by half, to REPAIR_MAX_FREE), successes keep
+ * it.  Every accepted move keeps the plan valid, so the peak never rises.
+ */
+#define REPAIR_FIRST_FREE 24
+#define REPAIR_MAX_FREE 160
+#define REPAIR_NODES_PER_FREE 64 /* node limit of one repair, per buffer */
+#define REPAIR_MAX_WINDOW 1500   /* buffers live in a window, at most */
+#define DEFAULT_REPAIR_NODES 3000000ull /* above MAX_SEARCHED */
+
+struct repair {
+	const struct ab_problem *p;
+	const struct ab_plan_options *o;
+	uint64_t *off;            /* the incumbent, problem order */
+	uint64_t peak, g, bound;
+	uint32_t *by_first;       /* sized buffers sorted by first use */
+	size_t n_sized;
+	int32_t *first_sorted;    /* first use of by_first[k] */
+	uint32_t *longs;          /* lifetimes longer than long_len */
+	size_t n_long;
+	int32_t long_len;
+	int32_t steps;            /* last step + 1 */
+	uint32_t *tops;           /* buffers ending above peak - g */
+	size_t n_tops;
+	uint32_t *win, *pick;     /* window members; scratch */
+	uint8_t *mark;            /* 1 free, 2 fixed, per problem buffer */
+	struct ab_buffer *sb;     /* the window's problem */
+	uint64_t *spin;
+	uint32_t *smap;           /* window buffer -> problem buffer */
+	size_t k_free;
+	struct ab_rng rng;
+	uint64_t nodes, budget, repairs, moves;
+	double deadline;
+	bool timed_out;
+	void (*progress)(void *, const struct ab_progress *);
+	void *progress_user;
+	double started, last_report;
+	uint64_t nodes_before;    /* spent by the complete search */
+	double seconds_before;
+};
+
+static uint64_t end_of(const struct repair *r, uint32_t i)
+{
+	return r->off[i] + r->p->buf[i].size;
+}
+
+static void find_tops(struct repair *r)
+{
+	uint64_t top = 0;
+
+	for (size_t k = 0; k < r->n_sized; k++)
+		if (end_of(r, r->by_first[k]) > top)
+			top = end_of(r, r->by_first[k]);
+	r->peak = top;
+	r->n_tops = 0;
+	for (size_t k = 0; k < r->n_sized && top > r->bound; k++)
+		if (end_of(r, r->by_first[k]) + r->g > top)
+			r->tops[r->n_tops++] = r->by_first[k];
+}
+
+/* Window members by end, highest first, ties by index. */
+struct end_key {
+	uint64_t end;
+	uint32_t i;
+};
+static int cmp_end_key(const void *pa, const void *pb)
+{
+	const struct end_key *a = pa, *b = pb;
+
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Writes the buffers live in [w0, w1] to r->win; returns how many. */
+static size_t collect(struct repair *r, int32_t w0, int32_t w1)
+{
+	const struct ab_buffer *B = r->p->buf;
+	int32_t from = w0 > r->long_len ? w0 - r->long_len : 0;
+	size_t a = 0, b = r->n_sized, n_win = 0;
+
+	while (a < b) { /* short lifetimes: by first use */
+		size_t mid = a + (b - a) / 2;
+
+		if (r->first_sorted[mid] < from)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (size_t k = a; k < r->n_sized && r->first_sorted[k] <= w1; k++) {
+		uint32_t i = r->by_first[k];
+
+		if (B[i].last >= w0 && B[i].last - B[i].first + 1 <= r->long_len)
+			r->win[n_win++] = i;
+	}
+	for (size_t k = 0; k < r->n_long; k++) {
+		uint32_t i = r->longs[k];
+
+		if (B[i].first <= w1 && B[i].last >= w0)
+			r->win[n_win++] = i;
+	}
+	return n_win;
+}
+
+/* One repair around top buffer t.  Returns 1 if the window's free buffers
+ * moved below C, 0 if not, or -errno. */
+static int repair_once(struct repair *r, uint32_t t)
+{
+	const struct ab_problem *p = r->p;
+	const struct ab_buffer *B = p->buf;
+	uint64_t cap = r->peak - r->g;
+	int32_t len = B[t].last - B[t].first + 1, w0, w1, h0 = INT32_MAX,
+		h1 = INT32_MIN;
+	int32_t ext = len / 2 + 1;
+	size_t n_win = 0, n_free = 0, n_sub = 0;
+	struct end_key *keys;
+	struct ab_problem sub = { 0 };
+	struct exact x;
+	int rc, res;
+
+	/* widen the window until it holds 1.5 K buffers, then place it at
+	 * random around t's lifetime */
+	for (;;) {
+		int32_t left = (int32_t)ab_rng_below(&r->rng, (uint64_t)ext + 1);
+		size_t inside = 0;
+
+		w0 = B[t].first > left ? B[t].first - left : 0;
+		w1 = B[t].last + (ext - left);
+		n_win = collect(r, w0, w1);
+		for (size_t k = 0; k < n_win; k++)
+			inside += B[r->win[k]].first >= w0 &&
+				  B[r->win[k]].last <= w1;
+		if (2 * inside >= 3 * r->k_free || ext > r->steps)
+			break;
+		ext = 2 * ext + 1;
+	}
+	r->nodes++; /* every attempt costs a node, so failures end too */
+	if (n_win > REPAIR_MAX_WINDOW)
+		return 0; /* too dense to set up: another window */
+	keys = malloc((n_win + 1) * sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (size_t k = 0; k < n_win; k++) {
+		uint32_t i = r->win[k];
+
+		if (B[i].first >= w0 && B[i].last <= w1) {
+			keys[n_free].end = end_of(r, i);
+			keys[n_free++].i = i;
+		} else if (end_of(r, i) > cap) {
+			free(keys);
+			return 0; /* a fixed buffer would stay above C */
+		}
+	}
+	qsort(keys, n_free, sizeof(*keys), cmp_end_key);
+	if (n_free > r->k_free)
+		n_free = r->k_free;
+	for (size_t k = 0; k < n_free; k++) {
+		uint32_t i = keys[k].i;
+
+		r->mark[i] = 1;
+		if (B[i].first < h0)
+			h0 = B[i].first;
+		if (B[i].last > h1)
+			h1 = B[i].last;
+	}
+	rc = 0;
+	for (size_t k = 0; k < n_win; k++) {
+		uint32_t i = r->win[k];
+
+		if (!r->mark[i] && B[i].first <= h1 && B[i].last >= h0) {
+			if (end_of(r, i) > cap)
+				goto out_marks; /* res 0 */
+			r->mark[i] = 2;
+		}
+		if (r->mark[i]) {
+			r->sb[n_sub] = B[i];
+			if (r->sb[n_sub].first < h0)
+				r->sb[n_sub].first = h0;
+			if (r->sb[n_sub].last > h1)
+				r->sb[n_sub].last = h1;
+			r->spin[n_sub] = r->mark[i] == 1 ? NO_PIN : r->off[i];
+			r->smap[n_sub++] = i;
+		}
+	}
+	sub.n = n_sub;
+	sub.buf = r->sb;
+	rc = setup(&x, &sub, r->o, r->spin, SIZE_MAX);
+	if (rc == -E2BIG) {
+		rc = 0;
+		goto out_teardown;
+	}
+	if (rc)
+		goto out_teardown;
+	{
+		uint64_t limit = REPAIR_NODES_PER_FREE * (uint64_t)n_free + 1000;
+
+		if (r->nodes >= r->budget)
+			limit = 0;
+		else if (limit > r->budget - r->nodes)
+			limit = r->budget - r->nodes;
+		x.budget = limit;
+		x.deadline = r->deadline;
+		res = decide(&x, cap, limit);
+		r->nodes += x.nodes_total;
+		r->repairs++;
+		if (x.timed_out)
+			r->timed_out = true;
+	}
+	if (res < 0) {
+		rc = res;
+	} else if (res == FOUND) {
+		for (size_t b = 0; b < x.m; b++) {
+			uint32_t i = r->smap[x.buf[b]];
+
+			if (r->mark[i] == 1)
+				r->off[i] = x.sol[b];
+		}
+		r->moves++;
+		rc = 1;
+	}
+out_teardown:
+	teardown(&x);
+out_marks:
+	for (size_t k = 0; k < n_win; k++)
+		r->mark[r->win[k]] = 0;
+	free(keys);
+	return rc;
+}
+
+/* Reports every improvement, else at most once a second; the final
+ * report only after a second (short runs stay quiet). */
+enum { REPORT_TICK, REPORT_IMPROVED, REPORT_FINAL };
+static void report(struct repair *r, int why)
+{
+	struct ab_progress pr;
+	double now;
+
+	if (!r->progress)
+		return;
+	now = ab_now_seconds();
+	if (why == REPORT_TICK && now - r->last_report < 1.0)
+		return;
+	if (why == REPORT_FINAL && now - r->started < 1.0)
+		return;
+	r->last_report = now;
+	pr.phase = "window repair";
+	pr.peak = r->peak;
+	pr.bound = r->bound;
+	pr.nodes = r->nodes;
+	pr.seconds = now - r->started + r->seconds_before;
+	pr.nodes += r->nodes_before;
+	r->progress(r->progress_user, &pr);
+}
+
+/* Improves out (a valid plan) by window repairs until its peak reaches
+ * bound or the nodes run out.  *used = nodes spent. */
+static int repair_plan(const struct ab_problem *p,
+		       const struct ab_plan_options *o, struct ab_plan *out,
+		       uint64_t g, uint64_t bound, uint64_t budget,
+		       double deadline, uint64_t start_peak,
+		       uint64_t nodes_before, double t0, uint64_t *used,
+		       bool *timed_out)
+{
+	struct repair r = { .p = p, .o = o, .g = g, .bound = bound,
+			    .budget = budget, .deadline = deadline,
+			    .k_free = REPAIR_FIRST_FREE };
+	size_t n = p->n, fails = 0;
+	uint64_t *lens = NULL, *firsts = NULL;
+	int rc = -ENOMEM;
+
+	r.off = malloc((n + 1) * sizeof(*r.off));
+	r.by_first = malloc((n + 1) * sizeof(*r.by_first));
+	r.first_sorted = malloc((n + 1) * sizeof(*r.first_sorted));
+	r.longs = malloc((n + 1) * sizeof(*r.longs));
+	r.tops = malloc((n + 1) * sizeof(*r.tops));
+	r.win = malloc((n + 1) * sizeof(*r.win));
+	r.mark = calloc(n + 1, 1);
+	r.sb = malloc((n + 1) * sizeof(*r.sb));
+	r.spin = malloc((n + 1) * sizeof(*r.spin));
+	r.smap = malloc((n + 1) * sizeof(*r.smap));
+	lens = malloc((n + 1) * sizeof(*lens));
+	firsts = malloc((n + 1) * sizeof(*firsts));
+	if (!r.off || !r.by_first || !r.first_sorted || !r.longs || !r.tops ||
+	    !r.win || !r.mark || !r.sb || !r.spin || !r.smap || !lens ||
+	    !firsts)
+		goto out;
+	r.progress = o->progress;
+	r.progress_user = o->progress_user;
+	r.started = r.last_report = ab_now_seconds();
+	ab_rng_seed(&r.rng, o->seed);
+	memcpy(r.off, out->offset, n * sizeof(*r.off));
+	for (size_t i = 0; i < n; i++)
+		if (p->buf[i].size) {
+			firsts[i] = (uint64_t)p->buf[i].first;
+			lens[r.n_sized] = (uint64_t)(p->buf[i].last - p->buf[i].first) + 1;
+			r.by_first[r.n_sized++] = (uint32_t)i;
+		}
+	rc = ab_order_stable_by(r.by_first, r.n_sized, firsts);
+	if (rc)
+		goto out;
+	/* "long" = over 4 x the median lifetime: scanned in every window */
+	{
+		uint64_t *sorted = firsts; /* reuse */
+
+		memcpy(sorted, lens, r.n_sized * sizeof(*sorted));
+		qsort(sorted, r.n_sized, sizeof(*sorted), cmp_u64);
+		r.long_len = r.n_sized ? (int32_t)(4 * sorted[r.n_sized / 2] + 1) : 1;
+	}
+	for (size_t k = 0; k < r.n_sized; k++) {
+		uint32_t i = r.by_first[k];
+
+		r.first_sorted[k] = p->buf[i].first;
+		if (p->buf[i].last + 1 > r.steps)
+			r.steps = p->buf[i].last + 1;
+		if (p->buf[i].last - p->buf[i].first + 1 > r.long_len)
+			r.longs[r.n_long++] = i;
+	}
+	find_tops(&r);
+	r.nodes_before = nodes_before;
+	r.seconds_before = r.started - t0;
+	if (r.progress) { /* where the repair starts from */
+		struct ab_progress pr = { "best_of", start_peak, bound, 0, 0 };
+
+		r.progress(r.progress_user, &pr);
+		pr.phase = "complete search";
+		pr.peak = r.peak;
+		pr.nodes = nodes_before;
+		pr.seconds = r.seconds_before;
+		r.progress(r.progress_user, &pr);
+	}
+	while (r.peak > r.bound && r.nodes < r.budget && !r.timed_out &&
+	       r.n_tops) {
+		uint32_t t = r.tops[ab_rng_below(&r.rng, r.n_tops)];
+		int res = repair_once(&r, t);
+
+		if (res < 0) {
+			rc = res;
+			goto out;
+		}
+		if (res == 1) {
+			size_t w = 0;
+
+			for (size_t k = 0; k < r.n_tops; k++)
+				if (end_of(&r, r.tops[k]) + r.g > r.peak)
+					r.tops[w++] = r.tops[k];
+			r.n_tops = w;
+			fails = 0;
+			if (!w) {
+				find_tops(&r);
+				memcpy(out->offset, r.off, n * sizeof(*r.off));
+				report(&r, REPORT_IMPROVED);
+			}
+			report(&r, REPORT_TICK);
+		} else if (++fails >= 2 * r.n_tops + 4) {
+			fails = 0;
+			if (r.k_free >= REPAIR_MAX_FREE)
+				r.k_free = REPAIR_FIRST_FREE; /* start over */
+			else
+				r.k_free += r.k_free / 2;
+		}
+	}
+	report(&r, REPORT_FINAL);
+	ab_plan_finish_single(out, p);
+	rc = 0;
+out:
+	*used = r.nodes;
+	*timed_out = r.timed_out;
+	free(r.off);
+	free(r.by_first);
+	free(r.first_sorted);
+	free(r.longs);
+	free(r.tops);
+	free(r.win);
+	free(r.mark);
+	free(r.sb);
+	free(r.spin);
+	free(r.smap);
+	free(lens);
+	free(firsts);
+	return rc;
+}
+
+/* The granule of the whole problem: gcd of the sizes and of the
+ * alignments > 1 (every canonical offset and peak is a multiple). */
+static uint64_t problem_granule(const struct ab_problem *p,
+				const struct ab_plan_options *o)
+{
+	uint64_t g = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t a = ab_effective_align(p, i, o);
+
+		if (!p->buf[i].size)
+			continue;
+		g = gcd_u64(g, p->buf[i].size);
+		if (a > 1)
+			g = gcd_u64(g, a);
+	}
+	return g ? g : 1;
+}
+
 /* The seed: the best fast plan (planners/best_of.c). */
 extern const struct ab_planner ab_planner_best_of;
 
@@ -934,28 +1413,41 @@ static int plan_exact(const struct ab_problem *p,
 	const struct ab_planner *seed = &ab_planner_best_of;
 	struct exact x;
 	uint64_t lb = ab_lower_bound(p, NULL), bound = lb, lo, hi, g;
+	uint64_t budget, whole_budget, used = 0, start_peak;
+	double deadline, t0 = ab_now_seconds();
+	bool whole = false, timed_out = false;
 	int rc;
 
 	rc = seed->plan(p, o, out);
 	if (rc)
 		return rc;
+	start_peak = out->peak;
 	out->stopped_by = AB_STOPPED_NONE;
 	out->iterations = 0;
+	g = problem_granule(p, o);
+	bound = (bound + g - 1) / g * g;
 	if (out->peak <= bound)
 		goto done;
-	rc = setup(&x, p, o);
+	deadline = o->safety_seconds > 0
+			   ? ab_now_seconds() + o->safety_seconds : 0;
+	rc = setup(&x, p, o, NULL, MAX_SEARCHED);
 	if (rc == -E2BIG) {
 		teardown(&x);
 		rc = 0;
-		goto done;
+		budget = o->budget ? o->budget : DEFAULT_REPAIR_NODES;
+		goto repair;
 	}
 	if (rc)
 		goto out_free;
-	x.budget = o->budget ? o->budget : DEFAULT_WORK / x.m;
-	if (!o->budget && x.budget > DEFAULT_NODES)
-		x.budget = DEFAULT_NODES;
-	x.deadline = o->safety_seconds > 0
-			     ? ab_now_seconds() + o->safety_seconds : 0;
+	whole = true;
+	whole_budget = DEFAULT_WORK / x.m;
+	if (whole_budget > DEFAULT_NODES)
+		whole_budget = DEFAULT_NODES;
+	/* by default no repairs after a complete search (they cost the test
+	 * suite minutes on the corpus); a larger --budget buys them */
+	budget = o->budget ? o->budget : whole_budget;
+	x.budget = whole_budget < budget ? whole_budget : budget;
+	x.deadline = deadline;
 	/* Every canonical plan's offsets and peak are multiples of the
 	 * granule g (gcd of sizes and alignments), so C and the bound move
 	 * in steps of g.  C = LB first, with 1/SHARE_DIV of the budget; then
@@ -965,7 +1457,6 @@ static int plan_exact(const struct ab_problem *p,
 	 * up without proving anything; once it closes, what is left of the
 	 * budget goes to C = peak - g, the one question whose answer either
 	 * improves the plan or proves it optimal. */
-	g = x.granule;
 	bound = raise_to_section_bound(&x, bound);
 	lo = bound;
 	hi = out->peak > g ? (out->peak - 1) / g * g : 0;
@@ -997,12 +1488,24 @@ static int plan_exact(const struct ab_problem *p,
 			lo = c + g;
 		}
 	}
-	out->iterations = x.nodes_total;
-	if (x.timed_out)
+	used = x.nodes_total;
+	timed_out = x.timed_out;
+	teardown(&x);
+repair:
+	if (out->peak > bound && !timed_out && used < budget) {
+		uint64_t more = 0;
+
+		rc = repair_plan(p, o, out, g, bound, budget - used, deadline,
+				 start_peak, used, t0, &more, &timed_out);
+		used += more;
+		if (rc)
+			return rc;
+	}
+	out->iterations = used;
+	if (timed_out)
 		out->stopped_by = AB_STOPPED_TIME;
 	else if (out->peak > bound)
-		out->stopped_by = AB_STOPPED_BUDGET; /* a decision ran out */
-	teardown(&x);
+		out->stopped_by = whole ? AB_STOPPED_BUDGET : AB_STOPPED_SIZE;
 done:
 	out->best_bound = bound;
 	out->optimal = out->peak <= bound ? AB_OPTIMAL_YES : AB_OPTIMAL_UNKNOWN;

@@ -209,5 +209,8 @@ else
 	skipped="$skipped hyperfine"
 fi
 
+# 8. hard instances (optional): plots/hard.sh skips without hard.csv.
+RESULTS_DIR=$res PLOTS_OUT=$out FORMATS=$formats sh plots/hard.sh
+
 say "drew:$drawn -> $out/ ($formats)"
 [ -z "$skipped" ] || say "skipped:$skipped"

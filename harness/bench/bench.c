@@ -274,7 +274,6 @@ static void put_field(FILE *f, const char *s)
 	}
 }
 
-static const char *const stopped_names[] = { "none", "budget", "time" };
 static const char *const optimal_names[] = { "unknown", "yes", "no" };
 
 int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
@@ -300,7 +299,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			r->check.valid ? "yes" : "no", ab_exec_mode_name(r->check.exec_mode),
 			r->check.peak_bytes, r->peak_align1_bytes,
 			(int64_t)(r->check.peak_bytes - r->peak_align1_bytes),
-			r->check.arenas, stopped_names[r->stopped_by],
+			r->check.arenas, ab_stopped_by_name(r->stopped_by),
 			optimal_names[r->optimal], r->best_bound_bytes,
 			r->iterations);
 		if (r->timed)

@@ -287,7 +287,7 @@ struct tier_search {
 	struct live_tree live;
 	uint64_t runs;
 	uint64_t iterations;
-	bool stopped_by_budget, stopped_by_time;
+	bool stopped_by_budget, stopped_by_time, stopped_by_size;
 };
 
 static size_t time_pos(const struct tier_search *s, int64_t t)
@@ -439,6 +439,7 @@ static int run_planner(struct tier_search *s, uint64_t *peak)
 	s->iterations += s->sub_plan.iterations;
 	s->stopped_by_budget |= s->sub_plan.stopped_by == AB_STOPPED_BUDGET;
 	s->stopped_by_time |= s->sub_plan.stopped_by == AB_STOPPED_TIME;
+	s->stopped_by_size |= s->sub_plan.stopped_by == AB_STOPPED_SIZE;
 	*peak = s->sub_plan.peak;
 	return 0;
 }
@@ -688,6 +689,7 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 	out->iterations = s.iterations;
 	out->stopped_by = s.stopped_by_budget ? AB_STOPPED_BUDGET
 			  : s.stopped_by_time ? AB_STOPPED_TIME
+			  : s.stopped_by_size ? AB_STOPPED_SIZE
 					      : AB_STOPPED_NONE;
 	rep->n_tiers = n_tiers;
 	rep->planner_runs = s.runs;

@@ -33,6 +33,18 @@ static int answer_capacity(FILE *so, uint64_t cap, const struct ab_row *row,
 	return EXIT_FIT_UNKNOWN;
 }
 
+/* Progress of a long search, on stderr. */
+static void print_progress(void *user, const struct ab_progress *pr)
+{
+	const char *path = user;
+
+	fprintf(stderr, "arenabench: %s: %s: peak %" PRIu64 ", bound %" PRIu64
+		", gap %.4f%%, %" PRIu64 " nodes, %.1f s\n", path, pr->phase,
+		pr->peak, pr->bound,
+		pr->bound ? 100.0 * (double)(pr->peak - pr->bound) / (double)pr->bound : 0.0,
+		pr->nodes, pr->seconds);
+}
+
 int cmd_plan(struct args *a)
 {
 	struct ab_error err = { { 0 } };
@@ -71,6 +83,8 @@ int cmd_plan(struct args *a)
 		return EXIT_USAGE;
 	}
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	a->plan.progress = print_progress;
+	a->plan.progress_user = in.path;
 	ab_plan_and_check(&in, pl, &a->plan, &plan, &row, NULL);
 	options = ab_options_string(&a->load, &a->plan);
 	fprintf(so, "input:        %s (%s)\n", in.path, in.family);
@@ -105,7 +119,8 @@ int cmd_plan(struct args *a)
 		fprintf(so, "search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
 		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
 		       row.stopped_by == AB_STOPPED_BUDGET ? "budget" :
-		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" : "none (finished)",
+		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" :
+		       row.stopped_by == AB_STOPPED_SIZE ? "size (the complete search was skipped: too many buffers)" : "none (finished)",
 		       row.best_bound_bytes, row.iterations);
 	if (row.tiered) {
 		/* tier t is arena t (harness/bench/tiers.h) */

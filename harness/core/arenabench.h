@@ -281,7 +281,12 @@ size_t ab_max_live_buffers(const struct ab_problem *p);
 
 #define AB_MAX_ARENAS 64
 
-enum ab_stopped_by { AB_STOPPED_NONE, AB_STOPPED_BUDGET, AB_STOPPED_TIME };
+/* none: finished (proved, or nothing to search); budget: out of nodes or
+ * iterations; time: the wall-clock safety stop; size: the complete search
+ * was skipped as too large for it (exact: only window repairs ran). */
+enum ab_stopped_by { AB_STOPPED_NONE, AB_STOPPED_BUDGET, AB_STOPPED_TIME,
+		     AB_STOPPED_SIZE };
+const char *ab_stopped_by_name(enum ab_stopped_by s);
 enum ab_optimal { AB_OPTIMAL_UNKNOWN, AB_OPTIMAL_YES, AB_OPTIMAL_NO };
 
 struct ab_plan {
@@ -409,6 +414,16 @@ enum ab_cost_class {
 	AB_COST_BUDGETED, /* search with an iteration budget: `make sweep` */
 };
 
+/* A long search's state, passed to ab_plan_options.progress now and then
+ * (at most about once a second) and once at the end of a phase. */
+struct ab_progress {
+	const char *phase;  /* e.g. "window repair" */
+	uint64_t peak;      /* best plan so far */
+	uint64_t bound;     /* best proven lower bound */
+	uint64_t nodes;     /* nodes used in this phase */
+	double seconds;     /* since the phase started */
+};
+
 struct ab_plan_options {
 	uint32_t align;            /* offsets are multiples of max(align, own) */
 	uint64_t seed;             /* for randomized search */
@@ -419,6 +434,9 @@ struct ab_plan_options {
 	 * the planner (ab_run_planner); planners themselves ignore it.  NULL or
 	 * no tiers = one arena. */
 	const struct ab_tier_set *tiers;
+	/* Progress of long searches (NULL: none); the caller prints. */
+	void (*progress)(void *user, const struct ab_progress *pr);
+	void *progress_user;
 };
 
 /*

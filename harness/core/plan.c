@@ -66,3 +66,10 @@ void ab_plan_finish_single(struct ab_plan *plan, const struct ab_problem *p)
 	plan->arena_size[0] = peak;
 	plan->peak = peak;
 }
+
+const char *ab_stopped_by_name(enum ab_stopped_by s)
+{
+	static const char *const names[] = { "none", "budget", "time", "size" };
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}

@@ -120,6 +120,18 @@ else
 	say "no transforms.csv (local or reference): the paper has no transforms section (run 'make transforms')"
 fi
 
+# Hard instances (optional): `make hard`, local run else the committed
+# reference's (said).
+hard_csv=$(optional_csv hard.csv "the hard-instances section")
+if [ -f "$hard_csv" ]; then
+	awk -F, -v need="graph,planner,valid,buffers,peak_bytes,best_bound_bytes,optimal" \
+		-v uint="buffers,peak_bytes,best_bound_bytes" -v enums="valid=yes|no" \
+		-f scripts/lib/csvcheck.awk "$hard_csv"
+	awk -F, -v dir="$gen.tmp" -f paper/gen/hard-table.awk "$hard_csv"
+else
+	say "no hard.csv (local or reference): the paper has no hard-instances section (run 'make hard')"
+fi
+
 # Plan layouts drawn by plots/plots.sh (plots/layouts.sh), if any.
 lay=${PLOTS_OUT:-plots/out}/data/layout.gp
 if [ -f "$lay" ]; then
