@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/first_fit_index.h"
 #include "lib/search.h"
 #include "lib/stdsort.h"
 
@@ -93,8 +94,12 @@ static int plan_tflite_arena(const struct ab_problem *p,
 	for (size_t i = 0; i < p->n; i++)
 		order[i] = (uint32_t)i;
 	ab_sort_like_libstdcxx(order, p->n, arena_less, &ctx);
-	rc = ab_place_in_order_fit(p, o, order, p->n, tflite_fit, out->offset,
-				   &top);
+	/* the same rule through the checkpoint index when that pays */
+	rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_TFLITE, out->offset,
+			       &top);
+	if (rc == 1)
+		rc = ab_place_in_order_fit(p, o, order, p->n, tflite_fit,
+					   out->offset, &top);
 	if (!rc)
 		ab_plan_finish_single(out, p);
 	free(order);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/first_fit_index.h"
 #include "lib/search.h"
 
 static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
@@ -72,7 +73,11 @@ static int plan_order(const struct ab_problem *p,
 	const uint64_t *keys[] = { k1, k2 };
 	int rc = ab_order_by_keys(p, order, keys, 2);
 
+	/* the same rule through the checkpoint index when that pays */
 	if (!rc)
+		rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_XLA, offsets,
+				       peak);
+	if (rc == 1)
 		rc = ab_place_in_order_fit(p, o, order, p->n, xla_fit, offsets,
 					   peak);
 	return rc;

@@ -501,7 +501,8 @@ int ab_first_fit_place(const struct ab_problem *p,
 
 	if (rc)
 		return rc;
-	rc = ff_place_ranked(p, o, order, m, &r, cfg, offsets, top, stats);
+	rc = ff_place_ranked(p, o, order, m, &r, cfg, AB_INDEX_FIRST_FIT,
+			     offsets, top, stats);
 	ff_ranks_free(&r);
 	return rc;
 }
@@ -520,8 +521,8 @@ int ab_first_fit_route(const struct ab_problem *p,
 	if (rc)
 		return rc;
 	cfg.spacing = ff_choose_spacing(&r, order, m);
-	rc = cfg.spacing ? ff_place_ranked(p, o, order, m, &r, &cfg, offsets, top,
-					NULL)
+	rc = cfg.spacing ? ff_place_ranked(p, o, order, m, &r, &cfg,
+					   AB_INDEX_FIRST_FIT, offsets, top, NULL)
 			 : 1;
 	ff_ranks_free(&r);
 	return rc;

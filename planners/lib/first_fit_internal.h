@@ -77,6 +77,11 @@ size_t ff_choose_batch(const struct ranks *r, size_t m);
  * run's schedule. */
 uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		      uint64_t align, uint64_t from);
+/* The same buffer's answer under a best-fit rule (best_fit_index.c): every
+ * gap of the conflicts' union, walked in address order; heap = highest end
+ * over all buffers placed so far (XLA's rule reads it). */
+uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
+		     uint64_t align, enum ab_index_rule rule, uint64_t heap);
 int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 	     uint64_t x, uint64_t size);
 
@@ -94,7 +99,8 @@ void ff_run_stats(struct run *rn, struct ab_first_fit_stats *st);
 int ff_place_ranked(const struct ab_problem *p,
 		    const struct ab_plan_options *o, const uint32_t *order,
 		    size_t m, const struct ranks *r,
-		    const struct ab_first_fit_config *cfg, uint64_t *offsets,
+		    const struct ab_first_fit_config *cfg,
+		    enum ab_index_rule rule, uint64_t *offsets,
 		    uint64_t *top, struct ab_first_fit_stats *stats);
 
 #endif

@@ -44,6 +44,7 @@ struct side {
 	const size_t *ends;      /* its batches' ends (the global batches) */
 	size_t batch;            /* longest batch */
 	uint32_t spacing;
+	enum ab_index_rule rule; /* two threads: first fit only */
 	const uint8_t *crossing; /* by buffer; NULL: one thread, none */
 	uint64_t *offsets;
 	const struct ranks *r;
@@ -90,7 +91,11 @@ static void *side_main(void *arg)
 		uint64_t align = ab_effective_align(sd->p, i, sd->o);
 
 		if (!sd->crossing || !sd->crossing[i]) {
-			x = ff_first_fit(&rn->ix, rn->sf[j], rn->sl[j], size, align, 0);
+			x = sd->rule == AB_INDEX_FIRST_FIT
+				    ? ff_first_fit(&rn->ix, rn->sf[j], rn->sl[j],
+						   size, align, 0)
+				    : ff_best_fit(&rn->ix, rn->sf[j], rn->sl[j],
+						  size, align, sd->rule, sd->top);
 			sd->offsets[i] = x;
 		} else if (!sd->leader) {
 			mt->buffer = i;
@@ -297,13 +302,20 @@ out:
 int ff_place_ranked(const struct ab_problem *p,
 			const struct ab_plan_options *o, const uint32_t *order,
 			size_t m, const struct ranks *r,
-			const struct ab_first_fit_config *cfg, uint64_t *offsets,
+			const struct ab_first_fit_config *cfg,
+			enum ab_index_rule rule, uint64_t *offsets,
 			uint64_t *top, struct ab_first_fit_stats *stats)
 {
 	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing : ff_choose_spacing(r, order, m);
 	size_t batch = cfg && cfg->batch ? cfg->batch : ff_choose_batch(r, m);
 	unsigned threads = cfg && cfg->threads ? cfg->threads
 			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;
+	/* XLA's top chunk reads the heap size over all buffers placed before
+	 * (not only the overlapping ones): only `order` itself keeps it */
+	if (rule == AB_INDEX_XLA)
+		batch = 1;
+	if (rule != AB_INDEX_FIRST_FIT)
+		threads = 1;
 	struct side one = { 0 };
 	size_t *ends;
 	int rc;
@@ -325,8 +337,8 @@ int ff_place_ranked(const struct ab_problem *p,
 		return -ENOMEM;
 	one = (struct side){
 		.p = p, .o = o, .order = order, .m = m, .ends = ends,
-		.batch = batch, .spacing = spacing, .offsets = offsets, .r = r,
-		.leader = true,
+		.batch = batch, .spacing = spacing, .rule = rule,
+		.offsets = offsets, .r = r, .leader = true,
 	};
 	side_main(&one);
 	rc = one.rc;
