@@ -254,13 +254,14 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	int rc;
 
 	ab_plan_reset(plan);
+	one = *o;
+	one.threads_used = &plan->threads;
 	if (!o->tiers || o->tiers->n == 0) {
-		rc = pl->plan(&in->problem, o, plan);
+		rc = pl->plan(&in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
 				    strerror(-rc))
 			  : 0;
 	}
-	one = *o;
 	one.tiers = NULL;
 	return ab_plan_tiers(&in->problem, in->accesses, pl, &one,
 			     o->tiers->tier, o->tiers->n, &o->tiers->opt, plan,
@@ -297,6 +298,7 @@ int ab_plan_and_check_cached(const struct ab_input *in,
 	row->arenas = plan->n_arenas;
 	row->stopped_by = plan->stopped_by;
 	row->iterations = plan->iterations;
+	row->threads = plan->threads;
 	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
 					? plan->best_bound
 					: row->lower_bound_bytes;
@@ -547,7 +549,7 @@ static const char *const columns =
 	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
 	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
 	"plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,"
-	"tier_peaks,spilled_bytes,reorder_ns";
+	"tier_peaks,spilled_bytes,reorder_ns,threads";
 
 /* CSV fields never hold commas, quotes or newlines. */
 static void put_field(FILE *f, const char *s)
@@ -574,7 +576,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct ab_row *r = &rows->row[i];
 
-		fputs("2,", f);
+		fputs("3,", f);
 		put_field(f, r->graph);
 		fputc(',', f);
 		put_field(f, r->family);
@@ -607,9 +609,8 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			fputs(",,", f);
 		}
 		if (r->reorder_ns > 0)
-			fprintf(f, "%.0f\n", r->reorder_ns);
-		else
-			fputs("\n", f);
+			fprintf(f, "%.0f", r->reorder_ns);
+		fprintf(f, ",%u\n", r->threads ? r->threads : 1);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -36,7 +36,7 @@
 static const char *const scale_columns =
 	"problem,buffers,max_live_buffers,planner,align,plan_ns,"
 	"plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,load_rss_bytes,"
-	"peak_rss_bytes,peak_bytes,lower_bound_bytes,status";
+	"peak_rss_bytes,peak_bytes,lower_bound_bytes,status,threads";
 
 struct scale_args {
 	const char *file, *planner;
@@ -161,6 +161,7 @@ int ab_scale_main(int argc, char **argv)
 	const char *status = "ok";
 	char msg[256];
 	double t0, c0, first_ns, first_cpu_ns;
+	uint32_t threads = 1;
 	uint64_t load_rss, peak_rss;
 	int rc;
 
@@ -203,7 +204,9 @@ int ab_scale_main(int argc, char **argv)
 		ab_input_free(&in);
 		return 2;
 	}
-	ctx = (struct scale_ctx){ &in.problem, pl, { .align = a.align, .seed = 1 },
+	ctx = (struct scale_ctx){ &in.problem, pl,
+				  { .align = a.align, .seed = 1,
+				    .threads_used = &plan.threads },
 				  &plan };
 	load_rss = max_rss_bytes();
 	c0 = cpu_ns();
@@ -211,6 +214,7 @@ int ab_scale_main(int argc, char **argv)
 	rc = timed_plan(&ctx);
 	first_ns = now_ns() - t0;
 	first_cpu_ns = cpu_ns() - c0;
+	threads = plan.threads;
 	peak_rss = max_rss_bytes();
 	if (rc)
 		status = "failed";
@@ -238,9 +242,9 @@ int ab_scale_main(int argc, char **argv)
 		       t.r.repetitions);
 	else
 		printf(",,0,");
-	printf("%.0f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+	printf("%.0f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%u\n",
 	       first_ns, first_cpu_ns, load_rss, peak_rss, rc ? 0 : plan.peak,
-	       ab_lower_bound(&in.problem, NULL), status);
+	       ab_lower_bound(&in.problem, NULL), status, threads);
 	ab_plan_free(&plan);
 	ab_input_free(&in);
 	return fflush(stdout) ? 2 : 0;

@@ -234,6 +234,9 @@ struct ab_plan {
 	enum ab_optimal optimal;
 	uint64_t best_bound;  /* proven lower bound on the optimum, 0 = none */
 	uint64_t iterations;  /* search iterations/nodes actually used */
+	/* Most threads the planning ran on at once: 1, or 2 where first fit's
+	 * checkpoint index cut the problem in time (ab_plan_reset sets 1). */
+	uint32_t threads;
 };
 
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
@@ -349,6 +352,10 @@ struct ab_plan_options {
 	 * the planner (ab_run_planner); planners themselves ignore it.  NULL or
 	 * no tiers = one arena. */
 	const struct ab_tier_set *tiers;
+	/* Where a mechanic that runs more than one thread records how many
+	 * (raising it, never lowering): the harness points it at its plan's
+	 * `threads`.  NULL = not recorded. */
+	uint32_t *threads_used;
 };
 
 /*

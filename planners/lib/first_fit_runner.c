@@ -329,6 +329,8 @@ int ff_place_ranked(const struct ab_problem *p,
 		rc = place_two_sides(p, o, order, m, r, spacing, batch,
 				     cfg && cfg->threads >= 2, offsets, top,
 				     stats, &done);
+		if (!rc && done && o->threads_used && *o->threads_used < 2)
+			*o->threads_used = 2;
 		if (rc || done)
 			return rc;
 	}
