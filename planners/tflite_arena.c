@@ -22,8 +22,10 @@
  * they go by index.  The reference peaks were produced in file order too;
  * every problem where equal size and first use could move the result is
  * named in tests/test_baselines.c.
- * Complexity: O(n log n) sort + interval-index gap scans (the arena itself
- * scans all allocations: O(n^2)).
+ * Complexity: O(n log n) sort + interval-index gap scans, or at scale the
+ * same rule through the checkpoint index (first_fit_index.h,
+ * AB_INDEX_TFLITE, chosen as first fit chooses it; identical offsets).  The
+ * arena itself scans all allocations: O(n^2).
  * Source: TensorFlow Lite ArenaPlanner/SimpleMemoryArena; ground truth
  * reference/baselines.csv `tflite_arena_peak`.
  * Weak spots: whole-run buffers pinned at the bottom; size order blind to

@@ -21,7 +21,10 @@
  *     does the same.
  * Ties: as above; every key ends in the buffer index, so the order is
  * total and the result deterministic.
- * Complexity: two passes of O(n log n) sort + interval-index scans.
+ * Complexity: two passes of O(n log n) sort + interval-index scans; from
+ * 256 buffers, when ab_first_fit_spacing chooses it, the same rule through
+ * the checkpoint index (first_fit_index.h, AB_INDEX_XLA: every gap of the
+ * conflicts' union walked without listing them; identical offsets).
  * Source: XLA (TensorFlow) heap simulator, the FindChunkCandidate rule of
  * the unsliced heap (2020-2022 sources); colocations and preferred offsets
  * do not exist in an arenabench problem and are not modelled.
