@@ -46,6 +46,12 @@
  * free in both indexes.  tests/test_mechanics.c pins both against the
  * oracle, with batches of 1, 3, 64 and the default, and with two threads
  * forced on every problem.
+ *
+ * Files: first_fit_index.c (gap lists, ranks, the choice of w, batches, the
+ * walk and paint), first_fit_runner.c (the placement loop, one or two
+ * threads), piecewise.c (the functions H_T), best_fit_index.c (the walk
+ * over every gap, for the best-fit rules below); first_fit_internal.h is
+ * what they share.
  */
 #ifndef AB_FIRST_FIT_INDEX_H
 #define AB_FIRST_FIT_INDEX_H
