@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sort.h"
 #include "lib/first_fit_internal.h"
 
 /* ---------------------------------------------------------- gap lists */
