@@ -16,8 +16,9 @@
  *     the smallest candidate wins, ties to the lowest (strict <).  With no
  *     candidate, the record goes at prev (on top of the live records).
  *     That is placement.h's ab_fit_best.
- * Complexity: O(n log n) sort + interval-index best fit (the delegate is
- * O(n^2)).
+ * Complexity: O(n log n) sort + interval-index best fit, or at scale the
+ * checkpoint index's best fit (ab_place_in_order routes it when no buffer
+ * is empty; identical offsets).  The delegate is O(n^2).
  * Source: as above; ground truth reference/baselines.csv
  * `gpu_greedy_by_size_peak`, matched exactly (tests/test_baselines.c).
  * Weak spots: a pure size order; best fit keeps big holes for later but

@@ -22,8 +22,10 @@
  * they go by index.  The reference peaks were produced in file order too;
  * every problem where equal size and first use could move the result is
  * named in tests/test_baselines.c.
- * Complexity: O(n log n) sort + interval-index gap scans (the arena itself
- * scans all allocations: O(n^2)).
+ * Complexity: O(n log n) sort + interval-index gap scans, or at scale the
+ * same rule through the checkpoint index (first_fit_index.h,
+ * AB_INDEX_TFLITE, chosen as first fit chooses it; identical offsets).  The
+ * arena itself scans all allocations: O(n^2).
  * Source: TensorFlow Lite ArenaPlanner/SimpleMemoryArena; ground truth
  * reference/baselines.csv `tflite_arena_peak`.
  * Weak spots: whole-run buffers pinned at the bottom; size order blind to
@@ -32,6 +34,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/first_fit_index.h"
 #include "lib/search.h"
 #include "lib/stdsort.h"
 
@@ -93,8 +96,12 @@ static int plan_tflite_arena(const struct ab_problem *p,
 	for (size_t i = 0; i < p->n; i++)
 		order[i] = (uint32_t)i;
 	ab_sort_like_libstdcxx(order, p->n, arena_less, &ctx);
-	rc = ab_place_in_order_fit(p, o, order, p->n, tflite_fit, out->offset,
-				   &top);
+	/* the same rule through the checkpoint index when that pays */
+	rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_TFLITE, out->offset,
+			       &top);
+	if (rc == 1)
+		rc = ab_place_in_order_fit(p, o, order, p->n, tflite_fit,
+					   out->offset, &top);
 	if (!rc)
 		ab_plan_finish_single(out, p);
 	free(order);

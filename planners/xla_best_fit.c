@@ -21,7 +21,10 @@
  *     does the same.
  * Ties: as above; every key ends in the buffer index, so the order is
  * total and the result deterministic.
- * Complexity: two passes of O(n log n) sort + interval-index scans.
+ * Complexity: two passes of O(n log n) sort + interval-index scans; from
+ * 256 buffers, when ab_first_fit_spacing chooses it, the same rule through
+ * the checkpoint index (first_fit_index.h, AB_INDEX_XLA: every gap of the
+ * conflicts' union walked without listing them; identical offsets).
  * Source: XLA (TensorFlow) heap simulator, the FindChunkCandidate rule of
  * the unsliced heap (2020-2022 sources); colocations and preferred offsets
  * do not exist in an arenabench problem and are not modelled.
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/first_fit_index.h"
 #include "lib/search.h"
 
 static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
@@ -72,7 +76,11 @@ static int plan_order(const struct ab_problem *p,
 	const uint64_t *keys[] = { k1, k2 };
 	int rc = ab_order_by_keys(p, order, keys, 2);
 
+	/* the same rule through the checkpoint index when that pays */
 	if (!rc)
+		rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_XLA, offsets,
+				       peak);
+	if (rc == 1)
 		rc = ab_place_in_order_fit(p, o, order, p->n, xla_fit, offsets,
 					   peak);
 	return rc;

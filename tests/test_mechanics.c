@@ -524,3 +524,196 @@ Test(mechanics, validator_matches_pairwise)
 		ab_problem_free(&p);
 	}
 }
+
+/* ------------------------------------------- best fit through the index */
+
+static const enum ab_index_rule index_rule[] = { AB_INDEX_BEST_FIT,
+						 AB_INDEX_TFLITE, AB_INDEX_XLA };
+static const enum oracle_rule oracle_of[] = { ORACLE_SMALLEST, ORACLE_TFLITE,
+					      ORACLE_XLA };
+static const char *const rule_name[] = { "best_fit", "tflite", "xla" };
+
+static bool has_empty(const struct ab_problem *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->buf[i].size)
+			return true;
+	return false;
+}
+
+/* ab_best_fit_place at the given spacing and batch against `want`. */
+static void expect_index_rule(const struct ab_problem *p,
+			      const struct ab_plan_options *o,
+			      const uint32_t *order, int rule, uint32_t w,
+			      size_t batch, const uint64_t *want, uint64_t seed)
+{
+	struct ab_first_fit_config cfg = { w, batch, 1 };
+	uint64_t *got = calloc(p->n + 1, sizeof(*got)), top, high = 0;
+	int rc;
+
+	cr_assert_not_null(got);
+	rc = ab_best_fit_place(p, o, order, p->n, index_rule[rule], &cfg, got,
+			       &top, NULL);
+	if (index_rule[rule] == AB_INDEX_BEST_FIT && has_empty(p)) {
+		/* ab_place_in_order indexes zero-size buffers: listing's */
+		cr_assert_eq(rc, 1, "seed %llu", (unsigned long long)seed);
+		free(got);
+		return;
+	}
+	cr_assert_eq(rc, 0);
+	for (size_t i = 0; i < p->n; i++) {
+		cr_assert_eq(got[i], want[i],
+			     "%s seed %llu align %u spacing %u batch %zu: buffer %zu at %llu, oracle %llu",
+			     rule_name[rule], (unsigned long long)seed, o->align,
+			     w, batch, i, (unsigned long long)got[i],
+			     (unsigned long long)want[i]);
+		if (p->buf[i].size && want[i] + p->buf[i].size > high)
+			high = want[i] + p->buf[i].size;
+	}
+	cr_assert_eq(top, high, "%s seed %llu", rule_name[rule],
+		     (unsigned long long)seed);
+	free(got);
+}
+
+/* The three rules through the index at forced spacings and batches, on the
+ * random problems (with zero sizes: TFLite's and XLA's rules leave them
+ * out; ab_fit_best's listing indexes them, so the index declines) and on
+ * the same problems with every size at least 1. */
+Test(mechanics, best_fit_index_matches_oracle)
+{
+	for (uint64_t seed = 1; seed <= PROBLEMS; seed++)
+	for (int nonzero = 0; nonzero < 2; nonzero++) {
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = option_align(seed) };
+
+		random_problem(seed, &p);
+		for (size_t i = 0; nonzero && i < p.n; i++)
+			if (!p.buf[i].size)
+				p.buf[i].size = 1;
+		for (int which = 0; which < 2; which++)
+		for (int rule = 0; rule < 3; rule++) {
+			uint32_t *order = malloc(p.n * sizeof(*order));
+			uint64_t *want = calloc(p.n, sizeof(*want));
+
+			cr_assert(order && want);
+			cr_assert_eq(which ? ab_order_first_use(&p, order)
+					   : ab_order_size_desc(&p, order), 0);
+			cr_assert_eq(oracle_gap_rule(&p, &o, order, p.n,
+						     oracle_of[rule], want), 0);
+			for (uint32_t w = 1; w <= 256; w *= 4) {
+				static const size_t batch[] = { 1, 3, 0 };
+
+				for (size_t b = 0; b < 3; b++)
+					expect_index_rule(&p, &o, order, rule, w,
+							  batch[b], want, seed);
+			}
+			free(order);
+			free(want);
+		}
+		ab_problem_free(&p);
+	}
+}
+
+/*
+ * The three rules by hand.  Steps 0..2, placed in index order, alignment 1
+ * except buffer 6 (16):
+ *   0 [0,2] 8   1 [0,0] 40   2 [0,2] 16   3 [0,0] 36   4 [0,2] 8
+ *   5 [0,0] 28  6 [1,2] 20 (align 16)      7 [1,2] 0
+ * 0..5 all live at step 0, so each goes on top of the one before, under
+ * every rule (no gap; XLA's heap equals the top): 0, 8, 48, 64, 100, 108
+ * (heap 136).  Buffer 6 meets 0 [0,8), 2 [48,64), 4 [100,108): gaps
+ * [8,48) (aligned start 16, room 32, unaligned room 40) and [64,100)
+ * (start 64, room 36); top 108, aligned 112.
+ *   smallest room (ab_fit_best): 32 < 36 -> 16;
+ *   TFLite: the first gap is the best with its unaligned room 40; the
+ *     second's aligned room 36 < 40 -> 64;
+ *   XLA: smallest gap 32, but the top chunk [112, 136) has room 24, >= 20
+ *     and < 32 -> 112.
+ * Buffer 7 (size 0): TFLite and XLA give it 0 and leave it out; with it
+ * the smallest-room rule declines (the listing path indexes it).
+ */
+Test(mechanics, best_fit_index_by_hand)
+{
+	static const int32_t first[] = { 0, 0, 0, 0, 0, 0, 1, 1 };
+	static const int32_t last[] = { 2, 0, 2, 0, 2, 0, 2, 2 };
+	static const uint64_t size[] = { 8, 40, 16, 36, 8, 28, 20, 0 };
+	static const uint64_t base[] = { 0, 8, 48, 64, 100, 108 };
+	static const uint64_t six[] = { 16, 64, 112 };
+	uint32_t order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct ab_problem p = { 0 };
+	struct ab_plan_options o = { .align = 1 };
+
+	cr_assert_eq(ab_problem_alloc(&p, 8), 0);
+	p.steps = 3;
+	for (uint32_t i = 0; i < 8; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = size[i],
+					      .align = i == 6 ? 16 : 1,
+					      .first = first[i], .last = last[i] };
+		p.id[i] = i;
+	}
+	for (uint32_t w = 1; w <= 4; w *= 2)
+	for (int rule = 0; rule < 3; rule++) {
+		struct ab_first_fit_config cfg = { w, 1, 1 };
+		size_t m = rule == 0 ? 7 : 8;
+		uint64_t off[8] = { 0 }, top;
+
+		if (rule == 0)
+			cr_assert_eq(ab_best_fit_place(&p, &o, order, 8,
+						       index_rule[rule], &cfg,
+						       off, &top, NULL), 1);
+		cr_assert_eq(ab_best_fit_place(&p, &o, order, m, index_rule[rule],
+					       &cfg, off, &top, NULL), 0);
+		for (size_t i = 0; i < 6; i++)
+			cr_assert_eq(off[i], base[i], "%s spacing %u: buffer %zu",
+				     rule_name[rule], w, i);
+		cr_assert_eq(off[6], six[rule], "%s spacing %u: buffer 6 at %llu",
+			     rule_name[rule], w, (unsigned long long)off[6]);
+		cr_assert_eq(off[7], 0);
+		cr_assert_eq(top, 136u);
+	}
+	ab_problem_free(&p);
+}
+
+/* Large k (sweep-like, and dense at 600 buffers): the default route takes
+ * the index, and forced spacings and batches agree with the oracle. */
+Test(mechanics, best_fit_index_large_k)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		bool dense = seed == 3;
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = option_align(seed) };
+
+		large_problem(seed, dense ? 600 : 3000, dense, &p);
+		for (int rule = 0; rule < 3; rule++) {
+			uint32_t *order = malloc(p.n * sizeof(*order));
+			uint64_t *want = calloc(p.n, sizeof(*want));
+			uint64_t *got = calloc(p.n, sizeof(*got)), top;
+
+			cr_assert(order && want && got);
+			if (rule == 0) /* nonzero sizes: the index takes it */
+				for (size_t i = 0; i < p.n; i++)
+					p.buf[i].size += !p.buf[i].size;
+			cr_assert_eq(ab_order_size_desc(&p, order), 0);
+			cr_assert_eq(oracle_gap_rule(&p, &o, order, p.n,
+						     oracle_of[rule], want), 0);
+			cr_assert_eq(ab_best_fit_route(&p, &o, order, p.n,
+						       index_rule[rule], got, &top),
+				     0, "seed %llu: route declined",
+				     (unsigned long long)seed);
+			for (size_t i = 0; i < p.n; i++)
+				cr_assert_eq(got[i], want[i], "%s seed %llu route: buffer %zu",
+					     rule_name[rule], (unsigned long long)seed, i);
+			for (uint32_t w = 1; w <= 1024; w *= 32) {
+				static const size_t batch[] = { 1, 64, 0 };
+
+				for (size_t b = 0; b < 3; b++)
+					expect_index_rule(&p, &o, order, rule, w,
+							  batch[b], want, seed);
+			}
+			free(order);
+			free(want);
+			free(got);
+		}
+		ab_problem_free(&p);
+	}
+}

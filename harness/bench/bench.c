@@ -256,7 +256,7 @@ static const char *const columns =
 	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
 	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
 	"plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,"
-	"tier_peaks,spilled_bytes,reorder_ns";
+	"tier_peaks,spilled_bytes,reorder_ns,threads";
 
 /* CSV fields never hold commas, quotes or newlines. */
 static void put_field(FILE *f, const char *s)
@@ -282,7 +282,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct ab_row *r = &rows->row[i];
 
-		fputs("2,", f);
+		fputs("3,", f);
 		put_field(f, r->graph);
 		fputc(',', f);
 		put_field(f, r->family);
@@ -315,9 +315,8 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			fputs(",,", f);
 		}
 		if (r->reorder_ns > 0)
-			fprintf(f, "%.0f\n", r->reorder_ns);
-		else
-			fputs("\n", f);
+			fprintf(f, "%.0f", r->reorder_ns);
+		fprintf(f, ",%u\n", r->threads ? r->threads : 1);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -81,8 +81,10 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	int rc;
 
 	ab_plan_reset(plan);
+	one = *o;
+	one.threads_used = &plan->threads;
 	if (!o->tiers || o->tiers->n == 0) {
-		rc = pl->plan(&in->problem, o, plan);
+		rc = pl->plan(&in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
 				    strerror(-rc))
 			  : 0;
@@ -95,7 +97,6 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 		if (rc)
 			return rc;
 	}
-	one = *o;
 	one.tiers = NULL;
 	rc = ab_plan_tiers(&in->problem, accesses, pl, &one, o->tiers->tier,
 			   o->tiers->n, &o->tiers->opt, plan,
@@ -134,6 +135,7 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	}
 	row->stopped_by = plan->stopped_by;
 	row->iterations = plan->iterations;
+	row->threads = plan->threads;
 	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
 					? plan->best_bound
 					: row->lower_bound_bytes;

@@ -19,6 +19,7 @@ struct ab_row {
 	uint64_t sum_bytes, weights_bytes, lower_bound_bytes;
 	uint64_t lower_bound_original_bytes; /* before --reorder */
 	double reorder_ns;                   /* --reorder's wall time, 0 = none */
+	uint32_t threads;                    /* the plan's threads (1 or 2) */
 	size_t max_live_buffers;
 	const struct ab_planner *planner;
 	uint32_t align;

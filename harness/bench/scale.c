@@ -15,7 +15,7 @@
 static const char *const scale_columns =
 	"problem,buffers,max_live_buffers,planner,align,plan_ns,"
 	"plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,load_rss_bytes,"
-	"peak_rss_bytes,peak_bytes,lower_bound_bytes,status";
+	"peak_rss_bytes,peak_bytes,lower_bound_bytes,status,threads";
 
 struct scale_ctx {
 	const struct ab_problem *p;
@@ -98,7 +98,9 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		ab_input_free(&in);
 		return ab_fail(err, -ENOMEM, "out of memory");
 	}
-	ctx = (struct scale_ctx){ &in.problem, pl, { .align = align, .seed = 1 },
+	ctx = (struct scale_ctx){ &in.problem, pl,
+				  { .align = align, .seed = 1,
+				    .threads_used = &plan.threads },
 				  &plan };
 	r->load_rss_bytes = max_rss_bytes();
 	c0 = cpu_ns();
@@ -106,6 +108,7 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 	rc = timed_plan(&ctx);
 	r->first_plan_ns = now_ns() - t0;
 	r->first_plan_cpu_ns = cpu_ns() - c0;
+	r->threads = plan.threads;
 	r->peak_rss_bytes = max_rss_bytes();
 	if (rc)
 		r->status = "failed";
@@ -153,8 +156,9 @@ int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header)
 			r->repetitions);
 	else
 		fputs(",,0,", f);
-	fprintf(f, "%.0f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+	fprintf(f, "%.0f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%u\n",
 		r->first_plan_ns, r->first_plan_cpu_ns, r->load_rss_bytes,
-		r->peak_rss_bytes, r->peak_bytes, r->lower_bound_bytes, r->status);
+		r->peak_rss_bytes, r->peak_bytes, r->lower_bound_bytes, r->status,
+		r->threads ? r->threads : 1);
 	return ferror(f) ? -EIO : 0;
 }

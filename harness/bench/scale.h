@@ -31,6 +31,7 @@ struct ab_scale_result {
 	uint64_t load_rss_bytes, peak_rss_bytes;
 	uint64_t peak_bytes, lower_bound_bytes;
 	const char *status;          /* ok | timed_out | invalid | failed */
+	uint32_t threads;            /* the first plan's threads (1 or 2) */
 };
 
 /* timer times the planner (the CLI's Google Benchmark, initialised

@@ -302,6 +302,9 @@ struct ab_plan {
 	enum ab_optimal optimal;
 	uint64_t best_bound;  /* proven lower bound on the optimum, 0 = none */
 	uint64_t iterations;  /* search iterations/nodes actually used */
+	/* Most threads the planning ran on at once: 1, or 2 where first fit's
+	 * checkpoint index cut the problem in time (ab_plan_reset sets 1). */
+	uint32_t threads;
 };
 
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
@@ -437,6 +440,10 @@ struct ab_plan_options {
 	/* Progress of long searches (NULL: none); the caller prints. */
 	void (*progress)(void *user, const struct ab_progress *pr);
 	void *progress_user;
+	/* Where a mechanic that runs more than one thread records how many
+	 * (raising it, never lowering): the harness points it at its plan's
+	 * `threads`.  NULL = not recorded. */
+	uint32_t *threads_used;
 };
 
 /*

@@ -31,6 +31,7 @@ void ab_plan_reset(struct ab_plan *plan)
 	plan->optimal = AB_OPTIMAL_UNKNOWN;
 	plan->best_bound = 0;
 	plan->iterations = 0;
+	plan->threads = 1;
 }
 
 void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src)

@@ -46,11 +46,38 @@
  * free in both indexes.  tests/test_mechanics.c pins both against the
  * oracle, with batches of 1, 3, 64 and the default, and with two threads
  * forced on every problem.
+ *
+ * Files: first_fit_index.c (gap lists, ranks, the choice of w, batches, the
+ * walk and paint), first_fit_runner.c (the placement loop, one or two
+ * threads), piecewise.c (the functions H_T), best_fit_index.c (the walk
+ * over every gap, for the best-fit rules below); first_fit_internal.h is
+ * what they share.
  */
 #ifndef AB_FIRST_FIT_INDEX_H
 #define AB_FIRST_FIT_INDEX_H
 
 #include "core/arenabench.h"
+
+/* The gap rule the index answers.  First fit is ab_fit_first; the others
+ * walk every gap of the conflicts' union in address order (no conflict
+ * listed) and keep the rule's winner:
+ *  - AB_INDEX_BEST_FIT: placement.h's ab_fit_best (smallest aligned room
+ *    that holds the buffer, ties to the lowest; else the aligned top);
+ *  - AB_INDEX_TFLITE: TFLite SimpleMemoryArena::Allocate (a later gap wins
+ *    when its aligned room is below the best's unaligned room);
+ *  - AB_INDEX_XLA: XLA FindChunkCandidate, with the top chunk [top of the
+ *    conflicts, heap size) where the heap size is the highest end over
+ *    every buffer placed before (so XLA keeps `order` itself: no batches).
+ * Costs per best-fit query: the pieces of H_T up to the top of the union
+ * in chunks that straddle the threshold (whole chunks on one side are
+ * stepped over), plus the gap list; it stops early on a gap of exactly
+ * the size (no later gap can win under any of the three rules). */
+enum ab_index_rule {
+	AB_INDEX_FIRST_FIT,
+	AB_INDEX_BEST_FIT,
+	AB_INDEX_TFLITE,
+	AB_INDEX_XLA,
+};
 
 struct ab_first_fit_stats {
 	uint32_t spacing;   /* checkpoint spacing w used */
@@ -98,5 +125,29 @@ int ab_first_fit_place(const struct ab_problem *p,
 int ab_first_fit_route(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *order,
 		       size_t m, uint64_t *offsets, uint64_t *top);
+
+/* Best fit through the index (best_fit_index.c): places order[0..m) by
+ * `rule` (not AB_INDEX_FIRST_FIT) on one thread, with the offsets of the
+ * listing path: ab_place_in_order's AB_FIT_BEST for AB_INDEX_BEST_FIT,
+ * search.h's ab_place_in_order_fit with tflite_arena's and xla_best_fit's
+ * rules for the other two.  Those leave zero-size buffers out (offset 0,
+ * never a conflict), and so does this; ab_place_in_order indexes them, so
+ * AB_INDEX_BEST_FIT returns 1, placing nothing, when a buffer of the order
+ * has size 0.  cfg as for first fit (threads ignored).  Returns 0, 1, or a
+ * negative errno. */
+int ab_best_fit_place(const struct ab_problem *p,
+		      const struct ab_plan_options *o, const uint32_t *order,
+		      size_t m, enum ab_index_rule rule,
+		      const struct ab_first_fit_config *cfg, uint64_t *offsets,
+		      uint64_t *top, struct ab_first_fit_stats *stats);
+
+/* The route of the best-fit planners: as ab_best_fit_place with the
+ * spacing ab_first_fit_spacing chooses; returns 1, placing nothing, when it
+ * chooses listing (or the order holds a zero-size buffer under
+ * AB_INDEX_BEST_FIT). */
+int ab_best_fit_route(const struct ab_problem *p,
+		      const struct ab_plan_options *o, const uint32_t *order,
+		      size_t m, enum ab_index_rule rule, uint64_t *offsets,
+		      uint64_t *top);
 
 #endif

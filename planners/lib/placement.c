@@ -322,6 +322,11 @@ int ab_place_in_order(const struct ab_problem *p,
 	if (rule == AB_FIT_FIRST &&
 	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
 		return rc;
+	/* best fit by the same index, when it pays and no buffer is empty */
+	if (rule == AB_FIT_BEST &&
+	    (rc = ab_best_fit_route(p, o, order, m, AB_INDEX_BEST_FIT, offsets,
+				    top)) <= 0)
+		return rc;
 	rc = ab_placer_init(&pl, p, order, m, offsets);
 	if (rc)
 		return rc;

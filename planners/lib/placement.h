@@ -14,8 +14,9 @@
  * k ~ sqrt(n) live buffers that is n^1.5.  So ab_place_in_order's first fit
  * does not list when first_fit_index.h's cost estimate says its checkpoint
  * index is cheaper (large problems with many overlaps): same offsets, no k
- * term (docs/scaling.md has the measurements).  Best fit needs every gap
- * and always lists.
+ * term (docs/scaling.md has the measurements).  Best fit walks every gap
+ * of the conflicts' union through the same index when it pays and no
+ * buffer is empty (first_fit_index.h's ab_best_fit_route), else lists.
  */
 #ifndef AB_PLACEMENT_H
 #define AB_PLACEMENT_H
@@ -101,7 +102,7 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 
 /* Places buffers in the given order by a gap rule; fills offsets[] and
  * returns the highest end in *top.  The one loop most planners need.
- * First fit goes through first_fit_index.h when that pays (same offsets). */
+ * Both rules go through first_fit_index.h when that pays (same offsets). */
 enum ab_fit_rule { AB_FIT_FIRST, AB_FIT_BEST };
 
 /* Places order[from..m) one by one, each at the rule's offset among the

@@ -72,7 +72,7 @@ mkdir -p results
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-scaling.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 rows=$tmp/rows.csv
-echo "planner,buffers,seed,max_live_buffers,plan_ns,plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,peak_rss_bytes,load_rss_bytes,peak_bytes,lower_bound_bytes,align,status" > "$rows"
+echo "planner,buffers,seed,max_live_buffers,plan_ns,plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,peak_rss_bytes,load_rss_bytes,peak_bytes,lower_bound_bytes,align,status,threads" > "$rows"
 
 # index.csv (problem,buffers,seed,steps,max_live_buffers,sum_bytes,
 # lower_bound_bytes) fills the rows of runs that were cut off.
@@ -82,7 +82,7 @@ index_field() { # PROBLEM COLUMN
 }
 cut_row() { # PLANNER N SEED
 	prob=sweep_n$2_s$3
-	echo "$1,$2,$3,$(index_field "$prob" max_live_buffers),,,0,,,,,,$(index_field "$prob" lower_bound_bytes),$ALIGN,timed_out" >> "$rows"
+	echo "$1,$2,$3,$(index_field "$prob" max_live_buffers),,,0,,,,,,$(index_field "$prob" lower_bound_bytes),$ALIGN,timed_out," >> "$rows"
 }
 
 for planner in $PLANNERS; do
@@ -116,9 +116,9 @@ for planner in $PLANNERS; do
 				{ print $c["planner"] "," $c["buffers"] "," seed "," $c["max_live_buffers"] "," \
 					$c["plan_ns"] "," $c["plan_ns_stddev"] "," $c["repetitions"] "," \
 					$c["first_plan_ns"] "," $c["first_plan_cpu_ns"] "," $c["peak_rss_bytes"] "," $c["load_rss_bytes"] "," \
-					$c["peak_bytes"] "," $c["lower_bound_bytes"] "," $c["align"] "," $c["status"] }' \
+					$c["peak_bytes"] "," $c["lower_bound_bytes"] "," $c["align"] "," $c["status"] "," (("threads" in c) ? $c["threads"] : "") }' \
 				"$tmp/one.csv" >> "$rows"
-			st=$(awk -F, 'END { print $NF }' "$rows")
+			st=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } END { print $c["status"] }' "$rows")
 			[ "$st" = timed_out ] && over=1
 		done
 	done

@@ -37,12 +37,17 @@ int oracle_first_fit(const struct ab_problem *p,
 	return 0;
 }
 
-int oracle_best_fit(const struct ab_problem *p,
+/* The three gap rules over the conflicts sorted by (offset, end), each
+ * written from its planner's description (tflite_arena.c, xla_best_fit.c,
+ * placement.h), not from their code. */
+int oracle_gap_rule(const struct ab_problem *p,
 		    const struct ab_plan_options *o, const uint32_t *order,
-		    size_t m, uint64_t *offsets)
+		    size_t m, enum oracle_rule rule, uint64_t *offsets)
 {
 	uint64_t *lo = malloc((m + 1) * sizeof(*lo));
 	uint64_t *hi = malloc((m + 1) * sizeof(*hi));
+	uint64_t heap = 0; /* XLA: the arena's size over every placed buffer */
+	bool skip_empty = rule != ORACLE_SMALLEST;
 
 	if (!lo || !hi) {
 		free(lo);
@@ -54,10 +59,15 @@ int oracle_best_fit(const struct ab_problem *p,
 		uint64_t a = ab_effective_align(p, i, o), size = p->buf[i].size;
 		uint64_t cur = 0, best = UINT64_MAX, room = UINT64_MAX;
 
+		if (skip_empty && !size) { /* offset 0, never recorded */
+			offsets[i] = 0;
+			continue;
+		}
 		for (size_t q = 0; q < j; q++) {
 			size_t h = order[q], at;
 
-			if (!live_together(&p->buf[i], &p->buf[h]))
+			if (!live_together(&p->buf[i], &p->buf[h]) ||
+			    (skip_empty && !p->buf[h].size))
 				continue;
 			/* insertion by (offset, end) */
 			for (at = k; at > 0 &&
@@ -75,18 +85,38 @@ int oracle_best_fit(const struct ab_problem *p,
 		for (size_t q = 0; q < k; q++) {
 			uint64_t start = ab_align_up(cur, a);
 
+			/* a gap before hit q holding the buffer, from the
+			 * aligned end of everything below */
 			if (start + size <= lo[q] && lo[q] - start < room) {
-				room = lo[q] - start;
 				best = start;
+				/* SimpleMemoryArena remembers offset - cur */
+				room = rule == ORACLE_TFLITE ? lo[q] - cur
+							     : lo[q] - start;
 			}
 			if (hi[q] > cur)
 				cur = hi[q];
+			if (rule == ORACLE_TFLITE && room == 0)
+				break;
 		}
+		/* XLA's top chunk: [aligned top of the hits, heap size) */
+		if (rule == ORACLE_XLA && heap > ab_align_up(cur, a) &&
+		    heap - ab_align_up(cur, a) >= size &&
+		    heap - ab_align_up(cur, a) < room)
+			best = ab_align_up(cur, a);
 		offsets[i] = best != UINT64_MAX ? best : ab_align_up(cur, a);
+		if (offsets[i] + size > heap)
+			heap = offsets[i] + size;
 	}
 	free(lo);
 	free(hi);
 	return 0;
+}
+
+int oracle_best_fit(const struct ab_problem *p,
+		    const struct ab_plan_options *o, const uint32_t *order,
+		    size_t m, uint64_t *offsets)
+{
+	return oracle_gap_rule(p, o, order, m, ORACLE_SMALLEST, offsets);
 }
 
 int oracle_greedy_last_use(const struct ab_problem *p,

@@ -21,6 +21,20 @@ int oracle_best_fit(const struct ab_problem *p,
 		    const struct ab_plan_options *o, const uint32_t *order,
 		    size_t m, uint64_t *offsets);
 
+/* oracle_best_fit's scan with each best-fit planner's rule (the same
+ * conflicts, sorted the same way):
+ *  - ORACLE_SMALLEST: oracle_best_fit (placement.h's ab_fit_best);
+ *  - ORACLE_TFLITE: SimpleMemoryArena::Allocate (tflite_arena.c): a gap
+ *    wins when its aligned room is below the best's unaligned room;
+ *  - ORACLE_XLA: FindChunkCandidate (xla_best_fit.c): the smallest gap,
+ *    and the top chunk up to the heap size (highest end over every buffer
+ *    placed before).
+ * TFLITE and XLA give zero-size buffers offset 0 and never count them. */
+enum oracle_rule { ORACLE_SMALLEST, ORACLE_TFLITE, ORACLE_XLA };
+int oracle_gap_rule(const struct ab_problem *p,
+		    const struct ab_plan_options *o, const uint32_t *order,
+		    size_t m, enum oracle_rule rule, uint64_t *offsets);
+
 /* greedy_last_use by scanning every slot for each buffer. */
 int oracle_greedy_last_use(const struct ab_problem *p,
 			   const struct ab_plan_options *o, uint64_t *offsets);

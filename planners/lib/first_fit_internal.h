@@ -1,0 +1,106 @@
+/*
+ * The parts of the checkpoint index that its files share (internal: the
+ * contract is first_fit_index.h).  first_fit_index.c: the gap lists, the
+ * ranked lifetimes, the cost model choosing the spacing, the time-local
+ * batches, the index's walk and paint.  first_fit_runner.c: the placement
+ * loop, on one thread or on two cut in time.
+ */
+#ifndef AB_FIRST_FIT_INTERNAL_H
+#define AB_FIRST_FIT_INTERNAL_H
+
+#include "lib/first_fit_index.h"
+#include "lib/piecewise.h"
+
+/* Buffers starting in one checkpoint gap, by offset (doubled addresses). */
+struct entry {
+	uint64_t lo, hi;
+	int32_t first, last;
+};
+
+struct list {
+	struct entry *e;
+	uint32_t n, cap;
+	uint64_t longest; /* max hi - lo */
+};
+
+/* The lifetimes of order[0..m), ranked: first/last by buffer are ranks
+ * among the distinct steps used, so sparse step numbers cost nothing. */
+struct ranks {
+	size_t n;              /* buffers of the problem */
+	int32_t *first, *last; /* by buffer (order[j]) */
+	size_t steps;          /* distinct steps */
+	int64_t reach;         /* longest lifetime, in ranks */
+	uint64_t total_len;    /* sum of last - first */
+	uint64_t pairs;        /* pairs of buffers overlapping in time */
+};
+
+struct index {
+	uint32_t shift;        /* spacing w = 1 << shift */
+	size_t checkpoints;
+	int64_t reach;         /* longest lifetime, in ranks */
+	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
+	struct fun *fun;       /* H_T by checkpoint */
+	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
+	struct pool pool;
+	struct ab_first_fit_stats st;
+};
+
+/* One index placing a (sub-)order: its schedule and the ranks of each
+ * position. */
+struct run {
+	struct index ix;
+	size_t m;
+	uint32_t *sched;
+	int32_t *sf, *sl;
+};
+
+/* The j-th of order[0..m): the ranks and the counts below do not depend
+ * on the order, so with every buffer of the problem in it they read buffer
+ * j itself, in sequence. */
+static inline uint32_t ff_any_order(const uint32_t *order, size_t m, size_t n, size_t j)
+{
+	return m == n ? (uint32_t)j : order[j];
+}
+
+int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
+		      size_t m, struct ranks *r);
+void ff_ranks_free(struct ranks *r);
+
+/* The spacing from the ranks, or 0 (listing is cheaper, or the index
+ * would be too large); the default time-local batch. */
+uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
+			   size_t m);
+size_t ff_choose_batch(const struct ranks *r, size_t m);
+
+/* Buffer [a, b] (ranks) asks its checkpoint: the lowest first fit at or
+ * above `from`.  ff_place paints a buffer placed at x, the pos-th of the
+ * run's schedule. */
+uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
+		      uint64_t align, uint64_t from);
+/* The same buffer's answer under a best-fit rule (best_fit_index.c): every
+ * gap of the conflicts' union, walked in address order; heap = highest end
+ * over all buffers placed so far (XLA's rule reads it). */
+uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
+		     uint64_t align, enum ab_index_rule rule, uint64_t heap);
+int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
+	     uint64_t x, uint64_t size);
+
+/* A run's schedule: batches end at ends[0], ends[1], ... (the last at m),
+ * the longest `batch` buffers; batch 1 = in `order` itself; backward takes
+ * each batch from its end in time. */
+int ff_run_init(struct run *rn, const struct ranks *r, const uint32_t *order,
+		size_t m, uint32_t spacing, const size_t *ends, size_t batch,
+		bool backward);
+void ff_run_free(struct run *rn);
+void ff_run_stats(struct run *rn, struct ab_first_fit_stats *st);
+
+/* first_fit_runner.c: places order[0..m) by the configuration (zero
+ * fields: the defaults chosen from the ranks), on one or two threads. */
+int ff_place_ranked(const struct ab_problem *p,
+		    const struct ab_plan_options *o, const uint32_t *order,
+		    size_t m, const struct ranks *r,
+		    const struct ab_first_fit_config *cfg,
+		    enum ab_index_rule rule, uint64_t *offsets,
+		    uint64_t *top, struct ab_first_fit_stats *stats);
+
+#endif

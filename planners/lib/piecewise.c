@@ -1,0 +1,277 @@
+/* Piecewise-constant functions in chunks: see piecewise.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/piecewise.h"
+
+static int new_chunk(struct pool *pl, uint32_t *id)
+{
+	if (pl->spare_n) {
+		*id = pl->spare[--pl->spare_n];
+		return 0;
+	}
+	if (pl->used == pl->slabs * SLAB) {
+		if (pl->slabs == pl->cap_slabs) {
+			size_t cap = pl->cap_slabs ? pl->cap_slabs * 2 : 16;
+			void *q = realloc(pl->slab, cap * sizeof(*pl->slab));
+
+			if (!q)
+				return -ENOMEM;
+			pl->slab = q;
+			pl->cap_slabs = cap;
+		}
+		pl->slab[pl->slabs] = malloc(SLAB * sizeof(struct chunk));
+		if (!pl->slab[pl->slabs])
+			return -ENOMEM;
+		pl->slabs++;
+	}
+	*id = (uint32_t)pl->used++;
+	return 0;
+}
+
+static int drop_chunk(struct pool *pl, uint32_t id)
+{
+	if (pl->spare_n == pl->spare_cap) {
+		size_t cap = pl->spare_cap ? pl->spare_cap * 2 : 64;
+		void *q = realloc(pl->spare, cap * sizeof(*pl->spare));
+
+		if (!q)
+			return -ENOMEM;
+		pl->spare = q;
+		pl->spare_cap = cap;
+	}
+	pl->spare[pl->spare_n++] = id;
+	return 0;
+}
+
+static void summarize(const struct pool *pl, struct fun *f, uint32_t r)
+{
+	const struct chunk *c = pw_chunk_of(pl, f, r);
+	int32_t lo = c->val[0], hi = c->val[0];
+
+	for (uint32_t k = 1; k < c->n; k++) {
+		lo = c->val[k] < lo ? c->val[k] : lo;
+		hi = c->val[k] > hi ? c->val[k] : hi;
+	}
+	f->start[r] = c->start[0];
+	f->vmin[r] = lo;
+	f->vmax[r] = hi;
+}
+
+/* Grows one of a function's parallel arrays to cap elements. */
+static int grow(void **a, size_t elem, uint32_t cap)
+{
+	void *q = realloc(*a, cap * elem);
+
+	if (!q)
+		return -ENOMEM;
+	*a = q;
+	return 0;
+}
+
+/* Makes room for a chunk at index r (the caller fills it in). */
+static int ref_open(struct fun *f, uint32_t r)
+{
+	if (f->n == f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 8;
+
+		if (grow((void **)&f->start, sizeof(*f->start), cap) ||
+		    grow((void **)&f->vmin, sizeof(*f->vmin), cap) ||
+		    grow((void **)&f->vmax, sizeof(*f->vmax), cap) ||
+		    grow((void **)&f->chunk, sizeof(*f->chunk), cap))
+			return -ENOMEM;
+		f->cap = cap;
+	}
+	memmove(f->start + r + 1, f->start + r, (f->n - r) * sizeof(*f->start));
+	memmove(f->vmin + r + 1, f->vmin + r, (f->n - r) * sizeof(*f->vmin));
+	memmove(f->vmax + r + 1, f->vmax + r, (f->n - r) * sizeof(*f->vmax));
+	memmove(f->chunk + r + 1, f->chunk + r, (f->n - r) * sizeof(*f->chunk));
+	f->n++;
+	return 0;
+}
+
+static void ref_close(struct fun *f, uint32_t r)
+{
+	f->n--;
+	memmove(f->start + r, f->start + r + 1, (f->n - r) * sizeof(*f->start));
+	memmove(f->vmin + r, f->vmin + r + 1, (f->n - r) * sizeof(*f->vmin));
+	memmove(f->vmax + r, f->vmax + r + 1, (f->n - r) * sizeof(*f->vmax));
+	memmove(f->chunk + r, f->chunk + r + 1, (f->n - r) * sizeof(*f->chunk));
+}
+
+/* An empty function is uncovered everywhere: one piece from 0. */
+static int fun_init(struct pool *pl, struct fun *f)
+{
+	uint32_t id;
+	int rc = new_chunk(pl, &id);
+
+	if (rc || (rc = ref_open(f, 0)))
+		return rc;
+	pw_chunk_at(pl, id)->n = 1;
+	pw_chunk_at(pl, id)->start[0] = 0;
+	pw_chunk_at(pl, id)->val[0] = UNCOVERED;
+	f->chunk[0] = id;
+	summarize(pl, f, 0);
+	return 0;
+}
+
+void pw_fun_free(struct fun *f)
+{
+	free(f->start);
+	free(f->vmin);
+	free(f->vmax);
+	free(f->chunk);
+}
+
+/* Inserts piece (start, val) after *at and leaves *at on it. */
+static int insert_after(struct pool *pl, struct fun *f, struct at *at,
+			uint64_t start, int32_t val)
+{
+	struct chunk *c = pw_chunk_of(pl, f, at->r);
+	uint32_t k = at->k + 1;
+
+	if (c->n == CHUNK) {
+		uint32_t id;
+		int rc = new_chunk(pl, &id);
+		struct chunk *nc;
+
+		if (rc || (rc = ref_open(f, at->r + 1)))
+			return rc;
+		c = pw_chunk_of(pl, f, at->r);
+		nc = pw_chunk_at(pl, id);
+		nc->n = CHUNK / 2;
+		memcpy(nc->start, c->start + CHUNK / 2, CHUNK / 2 * sizeof(*c->start));
+		memcpy(nc->val, c->val + CHUNK / 2, CHUNK / 2 * sizeof(*c->val));
+		c->n = CHUNK / 2;
+		f->chunk[at->r + 1] = id;
+		summarize(pl, f, at->r);
+		summarize(pl, f, at->r + 1);
+		if (k > CHUNK / 2) {
+			at->r++;
+			k -= CHUNK / 2;
+			c = nc;
+		}
+	}
+	memmove(c->start + k + 1, c->start + k, (c->n - k) * sizeof(*c->start));
+	memmove(c->val + k + 1, c->val + k, (c->n - k) * sizeof(*c->val));
+	c->start[k] = start;
+	c->val[k] = val;
+	c->n++;
+	at->k = k;
+	if (val < f->vmin[at->r])
+		f->vmin[at->r] = val;
+	if (val > f->vmax[at->r])
+		f->vmax[at->r] = val;
+	return 0;
+}
+
+/* Removes the piece at *at (never a function's first piece); *at is left
+ * on the piece that followed it (r == f->n past the last one).  The value
+ * bounds of the chunk stay valid bounds; the caller tightens them. */
+static int erase_at(struct pool *pl, struct fun *f, struct at *at)
+{
+	struct chunk *c = pw_chunk_of(pl, f, at->r);
+
+	c->n--;
+	memmove(c->start + at->k, c->start + at->k + 1,
+		(c->n - at->k) * sizeof(*c->start));
+	memmove(c->val + at->k, c->val + at->k + 1,
+		(c->n - at->k) * sizeof(*c->val));
+	if (c->n == 0) {
+		int rc = drop_chunk(pl, f->chunk[at->r]);
+
+		ref_close(f, at->r);
+		at->k = 0;
+		return rc;
+	}
+	if (at->k == 0)
+		f->start[at->r] = c->start[0];
+	if (at->k == c->n) {
+		at->r++;
+		at->k = 0;
+	}
+	return 0;
+}
+
+/* H(y) = max(H(y), v) on [lo, hi), lo < hi, in one pass that keeps equal
+ * neighbours merged (the function is merged before and after). */
+int pw_paint(struct pool *pl, struct fun *f, uint64_t lo, uint64_t hi,
+	     int32_t v)
+{
+	struct at w;
+	uint32_t r0;
+	bool has_prev;
+	int32_t prev = 0;
+	int rc;
+
+	if (!f->n && (rc = fun_init(pl, f)))
+		return rc;
+	w = pw_locate(pl, f, lo);
+	r0 = w.r;
+	{
+		struct chunk *c = pw_chunk_of(pl, f, w.r);
+
+		if (c->start[w.k] < lo && c->val[w.k] < v) {
+			prev = c->val[w.k]; /* [start, lo) keeps it */
+			if ((rc = insert_after(pl, f, &w, lo, prev)))
+				return rc;
+			has_prev = true;
+		} else if (w.k) {
+			prev = c->val[w.k - 1];
+			has_prev = true;
+		} else if (w.r) {
+			c = pw_chunk_of(pl, f, w.r - 1);
+			prev = c->val[c->n - 1];
+			has_prev = true;
+		} else {
+			has_prev = false;
+		}
+	}
+	for (;;) {
+		struct chunk *c = pw_chunk_of(pl, f, w.r);
+		uint64_t e = pw_next_start(pl, f, &w);
+		int32_t old = c->val[w.k], now = old < v ? v : old;
+
+		if (e > hi && old < v) { /* [hi, e) keeps old */
+			if (has_prev && prev == v) {
+				c->start[w.k] = hi; /* the piece before takes [s, hi) */
+				if (w.k == 0)
+					f->start[w.r] = hi;
+			} else {
+				c->val[w.k] = v;
+				if ((rc = insert_after(pl, f, &w, hi, old)))
+					return rc;
+			}
+			break;
+		}
+		if (has_prev && now == prev) {
+			if ((rc = erase_at(pl, f, &w)))
+				return rc;
+		} else {
+			c->val[w.k] = now;
+			prev = now;
+			has_prev = true;
+			pw_advance(pl, f, &w);
+		}
+		if (e >= hi) {
+			/* the piece starting at hi may now equal the one before */
+			if (e == hi && w.r < f->n &&
+			    pw_chunk_of(pl, f, w.r)->val[w.k] == prev &&
+			    (rc = erase_at(pl, f, &w)))
+				return rc;
+			break;
+		}
+	}
+	for (uint32_t r = r0; r <= w.r && r < f->n; r++)
+		summarize(pl, f, r);
+	return 0;
+}
+
+void pw_pool_free(struct pool *pl)
+{
+	for (size_t k = 0; k < pl->slabs; k++)
+		free(pl->slab[k]);
+	free(pl->slab);
+	free(pl->spare);
+}
