@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
-# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz)
+# Usage: scripts/deps.sh GROUP...   (groups: build test onnx plots paper cli fuzz)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -8,11 +8,14 @@ pkgs_for() {
 	case "$1" in
 	build) echo "make gcc g++ libbenchmark-dev" ;;
 	test)  echo "libcriterion-dev" ;;
+	# the ONNX importer (libonnx + protobuf headers), its tests' node
+	# models and the independent size check (Debian's python3-onnx)
+	onnx)  echo "libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata" ;;
 	plots) echo "gnuplot-nox" ;;
 	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
 	cli)   echo "hyperfine" ;;
 	fuzz)  echo "clang libclang-rt-dev" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli or fuzz)" >&2; exit 2 ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli or fuzz)" >&2; exit 2 ;;
 	esac
 }
 

@@ -21,6 +21,8 @@
 #include "core/textio.h"
 #include "bench/tiers.h"
 #include "bench/timing.h"
+#include "import/input.h"
+#include "import/onnx.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -42,7 +44,7 @@ static void usage(FILE *f)
 	      "  export MODEL --out OUT    a copy of a .tflite carrying a checked plan as TFLite Micro's\n"
 	      "                            OfflineMemoryAllocation metadata [--planner P (best_of)] [--align N (16)]\n"
 	      "\n"
-	      "INPUT is a .graph, .csv (minimalloc) or .tflite file, or a directory of them.\n"
+	      "INPUT is a .graph, .csv (minimalloc), .tflite or .onnx file, or a directory of them.\n"
 	      "\n"
 	      "common options:\n"
 	      "  --align A[,A...]          offsets are multiples of max(A, own alignment)\n"
@@ -50,7 +52,7 @@ static void usage(FILE *f)
 	      "  --round N                 round sizes up to a multiple of N before planning\n"
 	      "  --no-scratch              leave operator scratch buffers out\n"
 	      "  --subgraph N              .tflite: the subgraph to plan (default 0)\n"
-	      "  --dim NAME=VALUE          .tflite: value of a dynamic dimension\n"
+	      "  --dim NAME=VALUE          .tflite/.onnx: value of a dynamic (symbolic) dimension\n"
 	      "  --seed N, --budget N      search planners: seed and iteration budget\n"
 	      "  --phases N                multi_arena_phase: number of phases (default auto)\n"
 	      "  --safety-seconds S        wall-clock safety stop for search planners\n"
@@ -385,7 +387,8 @@ static bool is_input_name(const char *s)
 
 	return (n > 6 && !strcmp(s + n - 6, ".graph")) ||
 	       (n > 4 && !strcmp(s + n - 4, ".csv")) ||
-	       (n > 7 && !strcmp(s + n - 7, ".tflite"));
+	       (n > 7 && !strcmp(s + n - 7, ".tflite")) ||
+	       (n > 5 && !strcmp(s + n - 5, ".onnx"));
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -812,6 +815,8 @@ int main(int argc, char **argv)
 	char err[256];
 	const char *cmd;
 	int code;
+
+	ab_input_set_onnx_loader(ab_onnx_load);
 
 	if (argc < 2) {
 		usage(stderr);
