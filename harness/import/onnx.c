@@ -848,6 +848,10 @@ static int infer(struct st *s)
 		x->hinted_data |= x->has_data;
 		x->hinted_type = true;
 	}
+	/* Types borrowed from the previous round's value_info are replaced. */
+	for (size_t i = 0; i < s->n_vals; i++)
+		if (!s->v[i].has_own && !s->v[i].is_input && !s->v[i].is_init)
+			s->v[i].type = NULL;
 	s->n_hinted = 0;
 	for (size_t i = 0; i < n; i++)
 		s->n_hinted += !h[i].data;
@@ -1118,7 +1122,7 @@ static int size_tensor(struct st *s, const struct val *x, struct ab_tensor *t)
 	const struct ab_onnx_type *ty = x->type;
 	char nb[300];
 	const char *what = x->producer >= 0 ? node_name(s, x->producer, nb, sizeof(nb))
-					    : x->is_input ? "a graph input" : "an initializer";
+					    : x->is_input ? "the graph's inputs" : "the initializers";
 
 	if (!ty || ty->category == AB_ONNX_UNKNOWN || (ty->category == AB_ONNX_TENSOR && ty->rank < 0) ||
 	    (ty->category == AB_ONNX_TENSOR && !type_static(ty))) {
@@ -1130,30 +1134,30 @@ static int size_tensor(struct st *s, const struct val *x, struct ab_tensor *t)
 			if (ty->dims[k] == -2)
 				return fail(s, -EBADMSG, "value '%s' (from %s): dimension %d is negative",
 					    x->name, what, k);
-		return fail(s, -EINVAL, "value '%s' (output of %s): shape %s after ONNX shape inference and constant folding (expected static dimensions; see docs/onnx.md)",
+		return fail(s, -EINVAL, "value '%s' (from %s): shape %s after ONNX shape inference and constant folding (expected static dimensions; see docs/onnx.md)",
 			    x->name, what,
 			    !ty || ty->category == AB_ONNX_UNKNOWN ? "unknown"
 			    : ty->rank < 0 ? "of unknown rank" : "not fully known");
 	}
 	if (ty->category != AB_ONNX_TENSOR)
-		return fail(s, -EINVAL, "value '%s' (output of %s) is a %s (expected a tensor; sequence, map, optional and sparse values cannot be planned statically)",
+		return fail(s, -EINVAL, "value '%s' (from %s) is a %s (expected a tensor; sequence, map, optional and sparse values cannot be planned statically)",
 			    x->name, what,
 			    ty->category == AB_ONNX_SEQUENCE ? "sequence" : ty->category == AB_ONNX_MAP ? "map"
-			    : ty->category == AB_ONNX_OPTIONAL ? "optional" : "sparse tensor");
+			    : ty->category == AB_ONNX_OPTIONAL ? "optional value" : "sparse tensor");
 	static const int map[17] = { -1, AB_DTYPE_F32, AB_DTYPE_U8, AB_DTYPE_I8, -2, AB_DTYPE_I16,
 		AB_DTYPE_I32, AB_DTYPE_I64, -3, AB_DTYPE_BOOL, AB_DTYPE_F16, AB_DTYPE_F64, -2, -2,
 		-2, -2, AB_DTYPE_BF16 };
 	int d = ty->elem > 0 && ty->elem < 17 ? map[ty->elem] : -1;
 	if (d == -3)
-		return fail(s, -EINVAL, "value '%s' (output of %s) is a string tensor (variable length: cannot be planned statically)",
+		return fail(s, -EINVAL, "value '%s' (from %s) is a string tensor (variable length: cannot be planned statically)",
 			    x->name, what);
 	if (d == -1)
-		return fail(s, -EINVAL, "value '%s' (output of %s): element type %d (%s) is not supported (expected float, float16, bfloat16, double, int8..64, uint8..64 or bool)",
+		return fail(s, -EINVAL, "value '%s' (from %s): element type %d (%s) is not supported (expected float, float16, bfloat16, double, int8..64, uint8..64 or bool)",
 			    x->name, what, ty->elem, ab_onnx_elem_name(ty->elem));
 	bool ovf;
 	uint64_t c = type_count(ty, &ovf), bits = ab_onnx_elem_bits(ty->elem);
 	if (ovf || c > UINT64_MAX / bits)
-		return fail(s, -EOVERFLOW, "value '%s' (output of %s): element count overflows 64 bits (expected a size that fits in memory)",
+		return fail(s, -EOVERFLOW, "value '%s' (from %s): element count overflows 64 bits (expected a size that fits in memory)",
 			    x->name, what);
 	t->bytes = (c * bits + 7) / 8;
 	if (d == -2 || ty->rank > AB_MAX_RANK) {
