@@ -4,7 +4,7 @@
 #   sh scripts/study/bench-parallel.sh BUILD JOBS OUT INPUT... [-- BENCH_FLAGS...]
 #
 # INPUTs are files or directories (expanded like `arenabench bench` does:
-# .graph/.csv/.tflite, sorted by name, not recursive; order of the INPUTs
+# .graph/.csv/.tflite/.onnx, sorted by name, not recursive; order of the INPUTs
 # kept).  Input k goes to worker k mod JOBS; each worker runs its inputs
 # one after another, each as `arenabench bench FILE --out
 # BUILD/shards/NNNN.csv`, and is pinned to its own core with taskset
@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	if [ -d "$1" ]; then
 		# LC_ALL=C: byte order, as strcmp() in arenabench's expand_inputs
-		find "$1" -maxdepth 1 -type f \( -name '*.graph' -o -name '*.csv' -o -name '*.tflite' \) \
+		find "$1" -maxdepth 1 -type f \( -name '*.graph' -o -name '*.csv' -o -name '*.tflite' -o -name '*.onnx' \) \
 			! -name '.*' | LC_ALL=C sort >> "$tmp/inputs"
 	elif [ -f "$1" ]; then
 		echo "$1" >> "$tmp/inputs"
