@@ -477,3 +477,21 @@ Test(shared, every_model_sizes_and_plans, .timeout = 600)
 	cr_expect_eq(n, 16);
 	cr_expect_geq(planned, 14, "%zu of %zu models plan", planned, n);
 }
+
+/* The CLI: a malformed model is a message and exit 2; a good one plans. */
+Test(fixtures, cli_exit_codes)
+{
+	char cmd[2 * PATH_MAX], p[PATH_MAX + 32];
+	char *out = NULL;
+
+	snprintf(p, sizeof(p), "%s/bad.onnx", fx);
+	write_bytes(p, (const uint8_t *)"\x08\x07\x12\xff\xff\xff\xff\x0f", 8);
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench plan %s --planner linear 2>&1", p);
+	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);
+	cr_expect(strstr(out, p), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench explain %s/chain.onnx 2>&1", fx);
+	cr_expect_eq(tu_run(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "format onnx, 3 operators"), "%s", out);
+	free(out);
+}
