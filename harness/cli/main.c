@@ -540,7 +540,7 @@ static int cmd_bench(struct args *a, int argc, char **argv)
 
 	apply_runtime(a);
 	if (!a->n_pos) {
-		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite files or directories)\n");
+		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite/.onnx files or directories)\n");
 		return EXIT_USAGE;
 	}
 	if (expand_inputs(a->pos, a->n_pos, &files, &n_files) ||
@@ -548,7 +548,7 @@ static int cmd_bench(struct args *a, int argc, char **argv)
 		goto out;
 	if (!n_files || !n_planners) {
 		fprintf(stderr, "arenabench: bench: %s\n",
-			!n_files ? "no .graph, .csv or .tflite files in the inputs"
+			!n_files ? "no .graph, .csv, .tflite or .onnx files in the inputs"
 				 : "no planners selected");
 		goto out;
 	}
@@ -753,7 +753,7 @@ static int cmd_explain(struct args *a)
 		a->runtime = "tflite"; /* explain's default conventions */
 	apply_runtime(a);
 	if (a->n_pos != 1 || a->n_aligns != 1) {
-		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv) and at most one --align value\n");
+		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .onnx, .graph or .csv) and at most one --align value\n");
 		return EXIT_USAGE;
 	}
 	e.path = a->pos[0];

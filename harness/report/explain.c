@@ -1508,7 +1508,7 @@ int ab_cmd_explain(const struct ab_explain_args *a)
 	int code = 0;
 
 	if (!a->path) {
-		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv)\n");
+		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .onnx, .graph or .csv)\n");
 		return 2;
 	}
 	if (a->plot && !plot_name_ok(a->plot)) {
