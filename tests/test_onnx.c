@@ -495,3 +495,39 @@ Test(fixtures, cli_exit_codes)
 	cr_expect(strstr(out, "format onnx, 3 operators"), "%s", out);
 	free(out);
 }
+
+/* Every fuzz finding under tests/fuzz/regressions/onnx-* fails cleanly. */
+Test(regressions, fuzz_inputs)
+{
+	DIR *d = opendir("tests/fuzz/regressions");
+	struct dirent *e;
+	size_t n = 0;
+
+	cr_assert(d);
+	while ((e = readdir(d))) {
+		char p[PATH_MAX];
+		size_t len;
+		uint8_t *b;
+		struct ab_graph g;
+		struct ab_error err = { { 0 } };
+		struct ab_tflite_dim dim = { .name = "N", .value = 3 };
+		struct ab_onnx_options o = { 1, &dim };
+		int rc;
+
+		if (strncmp(e->d_name, "onnx-", 5))
+			continue;
+		snprintf(p, sizeof(p), "tests/fuzz/regressions/%s", e->d_name);
+		b = (uint8_t *)tu_slurp(p, &len);
+		cr_assert(b);
+		rc = ab_onnx_parse(b, len, p, &o, &g, NULL, &err);
+		cr_expect(rc <= 0);
+		if (rc)
+			cr_expect(strstr(err.msg, p), "%s: %s", p, err.msg);
+		else
+			ab_graph_free(&g);
+		free(b);
+		n++;
+	}
+	closedir(d);
+	cr_expect_geq(n, 1);
+}

@@ -64,6 +64,13 @@ static int fail(struct st *s, int code, const char *fmt, ...)
 	return ab_fail(s->err, code, "%s: %s", s->path, buf);
 }
 
+/* memcpy that allows n == 0 with a NULL source (empty dims, ints). */
+static void copy(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+}
+
 static const struct ab_onnx_node *node(struct st *s, int i)
 {
 	return &s->m.graphs[0].nodes[i];
@@ -356,7 +363,7 @@ static int fold(struct st *s, int i)
 			o = ialloc(v->t->n_data);
 			if (!o)
 				return -ENOMEM;
-			memcpy(o, v->t->data, v->t->n_data * sizeof(*o));
+			copy(o, v->t->data, v->t->n_data * sizeof(*o));
 			return put(s, n, v->t->type.elem, v->t->type.rank, v->t->type.dims,
 				   o, v->t->n_data);
 		}
@@ -371,7 +378,7 @@ static int fold(struct st *s, int i)
 			o = ialloc(v->n_ints);
 			if (!o)
 				return -ENOMEM;
-			memcpy(o, v->ints, v->n_ints * sizeof(*o));
+			copy(o, v->ints, v->n_ints * sizeof(*o));
 			dims[0] = (int64_t)v->n_ints;
 			return put(s, n, E_INT64, 1, dims, o, v->n_ints);
 		}
@@ -420,7 +427,7 @@ static int fold(struct st *s, int i)
 		}
 		if (!strcmp(op, "Identity") || !strcmp(op, "Cast")) {
 			r = a.rank;
-			memcpy(dims, a.dims, (size_t)r * sizeof(*dims));
+			copy(dims, a.dims, (size_t)r * sizeof(*dims));
 		} else if (!strcmp(op, "Squeeze")) {
 			int64_t ax[AB_MAX_RANK];
 			size_t na;
@@ -546,7 +553,7 @@ static int fold(struct st *s, int i)
 					free(o);
 					return 0;
 				}
-				memcpy(o + pos, in[k].d + p * len, len * sizeof(*o));
+				copy(o + pos, in[k].d + p * len, len * sizeof(*o));
 				pos += len;
 			}
 		return put(s, n, a.elem, a.rank, dims, o, c);
@@ -650,7 +657,7 @@ static int fold(struct st *s, int i)
 			o = ialloc(a.n);
 			if (!o)
 				return -ENOMEM;
-			memcpy(o, a.d, a.n * sizeof(*o));
+			copy(o, a.d, a.n * sizeof(*o));
 			return put(s, n, a.elem, a.rank, a.dims, o, a.n);
 		}
 		if (a.rank != 2 || (p && (p->n_ints != 2 || p->ints[0] != 1)))
@@ -734,7 +741,7 @@ static int own_rule(struct st *s, int i)
 		int32_t elem = t->elem;
 		if (!y || type_static(y->type))
 			continue;
-		memcpy(dims, t->dims, (size_t)t->rank * sizeof(*dims));
+		copy(dims, t->dims, (size_t)t->rank * sizeof(*dims));
 		if (!strcmp(n->op, "Dropout") && k == 1) {
 			elem = E_BOOL;
 		} else if ((!strcmp(n->op, "ImageScaler") || !strcmp(n->op, "Affine") ||
