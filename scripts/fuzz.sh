@@ -92,7 +92,7 @@ fi
 for f in tests/fuzz/regressions/onnx-*; do
 	[ -f "$f" ] && cp "$f" "$out/corpus-onnx/"
 done
-[ -d "$shared/models/onnx" ] && find "$shared/models/onnx" -name '*.onnx' -size -128k \
+[ -d "$shared/models/onnx" ] && find "$shared/models/onnx" -name '*.onnx' -size -40k \
 	-exec cp {} "$out/corpus-onnx/" \; 2>/dev/null || true
 for d in /usr/share/libonnx-testdata/data/node/test_[a-c]*; do
 	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/corpus-onnx/$(basename "$d").onnx"
