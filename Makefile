@@ -22,7 +22,8 @@ ONNX_SRC     := $(sort $(wildcard harness/import/onnx*.c))
 ONNX_CC_SRC  := $(sort $(wildcard harness/import/onnx*.cc))
 HARNESS_SRC  := $(sort $(filter-out harness/cli/% $(ONNX_SRC),$(wildcard harness/*/*.c)))
 CLI_SRC      := $(sort $(wildcard harness/cli/*.c))
-TIMING_SRC   := $(sort $(filter-out $(ONNX_CC_SRC),$(wildcard harness/*/*.cc)))
+# Google Benchmark (the one C++ file) links only into the CLI, which times.
+TIMING_SRC   := $(sort $(wildcard harness/cli/*.cc))
 GEN_SRC      := $(sort $(wildcard graphs/gen/*.c))
 GENLIB_SRC   := $(sort $(wildcard graphs/gen/lib/*.c))
 TEST_SRC     := $(sort $(wildcard tests/test_*.c))
@@ -39,7 +40,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz reference baselines transforms FORCE
+	scaling bench-cli fuzz fresh-check compare reference baselines transforms FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -56,6 +57,8 @@ help:
 	@echo "make paper        paper/paper.pdf from the results"
 	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
 	@echo "make corpus       regenerate the committed graphs from the generators"
+	@echo "make compare      A=old.csv B=new.csv: two runs row by row, figure plots/out/compare.png"
+	@echo "make fresh-check  make test and make bench in a new minimal Debian root (root, network to Debian)"
 	@echo "make fuzz         run the fuzz targets (FUZZ_SECONDS=600 each)"
 	@echo "make clean        remove $(BUILD)/"
 
@@ -113,6 +116,22 @@ paper: plots
 reference: $(BIN)
 	@sh scripts/study/reference.sh $(BUILD)
 
+# README's two commands in a minimal Debian bookworm root made by mmdebstrap
+# (scripts/fresh-check.sh): a missing install step fails here, not on a
+# user's machine.  Needs root; about 8 minutes.
+fresh-check:
+	@sh scripts/deps.sh fresh
+	@sh scripts/fresh-check.sh
+
+# Two bench CSVs compared row by row; the figure goes to plots/out/.
+compare: $(BIN)
+	@test -n "$(A)" && test -n "$(B)" || { echo "usage: make compare A=old.csv B=new.csv" >&2; exit 2; }
+	@mkdir -p plots/out
+	@$(BIN) compare $(A) $(B) --ratios $(BUILD)/compare-ratios.txt
+	@sh scripts/deps.sh plots
+	@gnuplot -e "datafile='$(BUILD)/compare-ratios.txt'; out='plots/out/compare.png'; title_a='$(A)'; title_b='$(B)'" plots/compare.gp
+	@echo "compare: plots/out/compare.png" >&2
+
 FUZZ_SECONDS ?= 600
 fuzz:
 	@sh scripts/deps.sh fuzz
@@ -150,28 +169,33 @@ $(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): $(BUILD)/.deps-onnx
 
-$(LIB): $(LIB_OBJ) $(TIMING_OBJ)
+$(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(call obj,$(CLI_SRC)) $(ONNX_OBJ) $(LIB)
+$(BIN): $(call obj,$(CLI_SRC)) $(TIMING_OBJ) $(ONNX_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(ONNX_LIBS) -lbenchmark -lpthread $(LDLIBS)
 
 # --- corpus generators -------------------------------------------------------
 $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Igraphs/gen/lib $(CFLAGS) -o $@ $< $(call obj,$(GENLIB_SRC)) $(LIB) -lstdc++ -lbenchmark -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Igraphs/gen/lib $(CFLAGS) -o $@ $< $(call obj,$(GENLIB_SRC)) $(LIB) -lpthread $(LDLIBS)
 
 # --- tests -------------------------------------------------------------------
+# The test helpers include Criterion's headers: its package comes first
+# (a fresh machine has none; `make fresh-check` proves the order).
+$(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
 $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS)) -lstdc++ -lbenchmark -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
 # The ONNX tests (tests/test_onnx*.c) link the importer and libonnx.
 $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh
+	@sh scripts/test-check-deps.sh
+	@sh scripts/check-deps.sh
 
 clean:
 	rm -rf $(BUILD)

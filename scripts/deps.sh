@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
-# Usage: scripts/deps.sh GROUP...   (groups: build test onnx plots paper cli fuzz)
+# Usage: scripts/deps.sh GROUP...   (groups: build test onnx plots paper cli fuzz fresh)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -15,7 +15,8 @@ pkgs_for() {
 	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
 	cli)   echo "hyperfine" ;;
 	fuzz)  echo "clang libclang-rt-dev" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli or fuzz)" >&2; exit 2 ;;
+	fresh) echo "mmdebstrap debian-archive-keyring git" ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz or fresh)" >&2; exit 2 ;;
 	esac
 }
 

@@ -444,7 +444,7 @@ static void shared_one(const char *file, size_t *planned)
 		cr_expect_eq(pl->plan(&in.problem, &po, &plan), 0, "%s: %s failed", file, pl->name);
 		cr_expect_eq(ab_validate_plan(&in.problem, &plan, 64, &res), AB_PLAN_VALID,
 			     "%s: %s: invalid plan", file, pl->name);
-		cr_expect_eq(ab_execute_plan(&in.graph, &in.problem, &plan, AB_LIFETIMES_DEFAULT,
+		cr_expect_eq(ab_execute_plan(&in.graph, &in.problem, &plan,
 					     NULL, &mode, &res), AB_PLAN_VALID,
 			     "%s: %s: execution check", file, pl->name);
 		cr_expect_geq(plan.peak, ab_lower_bound(&in.problem, NULL));

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 int ab_problem_alloc(struct ab_problem *p, size_t n)
 {
@@ -29,6 +28,10 @@ void ab_problem_free(struct ab_problem *p)
 	if (!p)
 		return;
 	free(p->name);
+	if (p->csv_name)
+		for (size_t i = 0; i < p->n; i++)
+			free(p->csv_name[i]);
+	free(p->csv_name);
 	if (p->label)
 		for (size_t i = 0; i < p->n; i++)
 			free(p->label[i]);

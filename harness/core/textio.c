@@ -1,5 +1,6 @@
 /* File and line I/O shared by the parsers and writers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,32 +8,79 @@
 
 #include "core/textio.h"
 
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+int ab_open_input(const char *path, uint64_t limit, FILE **out,
+		  uint64_t *size, struct ab_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer must not hang; the flag
+	 * is cleared once the file is known to be regular. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	*out = NULL;
+	if (fd < 0)
+		return ab_fail(err, -errno, "%s: cannot open: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+
+		close(fd);
+		return ab_fail(err, -e, "%s: cannot stat: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ab_fail(err, -EINVAL, "%s: is %s (expected a regular file)",
+			       path, file_kind(st.st_mode));
+	}
+	if ((uint64_t)st.st_size > limit) {
+		close(fd);
+		return ab_fail(err, -EFBIG, "%s: file of %lld bytes is larger than the %llu-byte limit",
+			       path, (long long)st.st_size,
+			       (unsigned long long)limit);
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    !(*out = fdopen(fd, "rb"))) {
+		int e = errno;
+
+		close(fd);
+		return ab_fail(err, -e, "%s: cannot open: %s", path, strerror(e));
+	}
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
+	FILE *f;
+	uint64_t size;
 	char *buf;
 	size_t n;
+	int rc = ab_open_input(path, AB_MAX_FILE_BYTES, &f, &size, err);
 
-	if (!f)
-		return ab_fail(err, -errno, "%s: cannot open: %s", path,
-			       strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return ab_fail(err, -EINVAL, "%s: not a regular file", path);
-	}
-	if ((unsigned long long)st.st_size > AB_MAX_FILE_BYTES) {
-		fclose(f);
-		return ab_fail(err, -EFBIG, "%s: file of %lld bytes is larger than the %llu-byte limit",
-			       path, (long long)st.st_size, AB_MAX_FILE_BYTES);
-	}
-	buf = malloc((size_t)st.st_size + 1);
+	if (rc)
+		return rc;
+	buf = malloc((size_t)size + 1);
 	if (!buf) {
 		fclose(f);
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	}
-	n = fread(buf, 1, (size_t)st.st_size, f);
+	n = fread(buf, 1, (size_t)size, f);
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);
@@ -90,19 +138,102 @@ void ab_line_reader_free(struct ab_line_reader *lr)
 	lr->buf = NULL;
 }
 
+/* The temporary files being written now, so that a signal handler can
+ * remove them (ab_atomic_remove_all); async-signal-safe to read. */
+#define MAX_LIVE_TMP 16
+static char *volatile live_tmp[MAX_LIVE_TMP];
+
+static void live_add(char *tmp)
+{
+	for (int i = 0; i < MAX_LIVE_TMP; i++)
+		if (!live_tmp[i]) {
+			live_tmp[i] = tmp;
+			return;
+		}
+}
+
+static void live_remove(const char *tmp)
+{
+	for (int i = 0; i < MAX_LIVE_TMP; i++)
+		if (live_tmp[i] == tmp)
+			live_tmp[i] = NULL;
+}
+
+void ab_atomic_remove_all(void)
+{
+	for (int i = 0; i < MAX_LIVE_TMP; i++)
+		if (live_tmp[i])
+			unlink(live_tmp[i]);
+}
+
+/* The file a path names once symlinks are followed (malloc'd); a
+ * dangling link names its target, which is then created. */
+static char *resolve_output(const char *path)
+{
+	char *r = realpath(path, NULL);
+	char link[4096];
+	ssize_t n;
+
+	if (r)
+		return r;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return strdup(path);
+	link[n] = 0;
+	if (link[0] == '/' || !strchr(path, '/'))
+		return strdup(link);
+	r = malloc(strlen(path) + (size_t)n + 2);
+	if (r) {
+		const char *slash = strrchr(path, '/');
+
+		memcpy(r, path, (size_t)(slash - path) + 1);
+		strcpy(r + (slash - path) + 1, link);
+	}
+	return r;
+}
+
 int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 		   struct ab_error *err)
 {
-	size_t n = strlen(path) + 32;
+	struct stat st;
+	size_t n;
 
 	memset(af, 0, sizeof(*af));
-	af->path = strdup(path);
+	if (strcmp(path, "-") == 0) {
+		/* stdout, written in place; the caller's stream is not closed */
+		af->f = stdout;
+		af->in_place = af->is_stdout = true;
+		af->path = strdup("(standard output)");
+		return af->path ? 0 : ab_fail(err, -ENOMEM, "out of memory");
+	}
+	af->path = resolve_output(path);
+	if (!af->path)
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	if (stat(af->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			free(af->path);
+			af->path = NULL;
+			return ab_fail(err, -EISDIR, "%s: is a directory (expected a file to write)", path);
+		}
+		/* a device or FIFO is written in place, never replaced */
+		af->f = fopen(af->path, "w");
+		af->in_place = true;
+		if (!af->f) {
+			int e = errno;
+
+			ab_atomic_abort(af);
+			return ab_fail(err, -e, "%s: cannot open: %s", path, strerror(e));
+		}
+		return 0;
+	}
+	n = strlen(af->path) + 32;
 	af->tmp = malloc(n);
-	if (!af->path || !af->tmp) {
+	if (!af->tmp) {
 		ab_atomic_abort(af);
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	}
-	snprintf(af->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	snprintf(af->tmp, n, "%s.tmp.%ld", af->path, (long)getpid());
+	live_add(af->tmp);
 	af->f = fopen(af->tmp, "w");
 	if (!af->f) {
 		int e = errno;
@@ -114,40 +245,132 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 	return 0;
 }
 
-int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+/* Flushes and closes (stdout: flushes only); the rename is left to the
+ * caller.  On failure the temporary file is removed. */
+static int atomic_finish(struct ab_atomic_file *af, struct ab_error *err)
 {
 	int bad = ferror(af->f);
 
-	if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
+	if (fflush(af->f) != 0)
 		bad = 1;
-	if (fclose(af->f) != 0)
+	if (!af->in_place && fsync(fileno(af->f)) != 0)
+		bad = 1;
+	if (!af->is_stdout && fclose(af->f) != 0)
 		bad = 1;
 	af->f = NULL;
 	if (bad) {
-		int rc = ab_fail(err, -EIO, "%s: write error; the previous file is kept",
-				 af->path);
+		int rc = ab_fail(err, -EIO, "%s: write error%s", af->path,
+				 af->in_place ? "" : "; the previous file is kept");
+
 		ab_atomic_abort(af);
 		return rc;
 	}
-	if (rename(af->tmp, af->path) != 0) {
-		int e = errno;
-		int rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
-				 strerror(e));
-		ab_atomic_abort(af);
-		return rc;
-	}
+	return 0;
+}
+
+static void atomic_done(struct ab_atomic_file *af)
+{
+	if (af->tmp)
+		live_remove(af->tmp);
 	free(af->tmp);
 	free(af->path);
-	af->tmp = af->path = NULL;
+	memset(af, 0, sizeof(*af));
+}
+
+int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+{
+	int rc = atomic_finish(af, err);
+
+	if (rc)
+		return rc;
+	if (!af->in_place && rename(af->tmp, af->path) != 0) {
+		int e = errno;
+
+		rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
+			     strerror(e));
+		ab_atomic_abort(af);
+		return rc;
+	}
+	atomic_done(af);
 	return 0;
+}
+
+int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
+			  struct ab_error *err)
+{
+	char *keep = NULL;
+	bool had_old;
+	int rc = atomic_finish(a, err);
+
+	if (rc) {
+		ab_atomic_abort(b);
+		return rc;
+	}
+	rc = atomic_finish(b, err);
+	if (rc) {
+		ab_atomic_abort(a);
+		return rc;
+	}
+	if (a->in_place || b->in_place) {
+		rc = ab_atomic_commit(b, err);
+		if (!rc)
+			rc = ab_atomic_commit(a, err);
+		else
+			ab_atomic_abort(a);
+		return rc;
+	}
+	/* b first, with its old version kept under a second name, so that a
+	 * failure to replace a puts the old b back: both or neither. */
+	keep = malloc(strlen(b->path) + 32);
+	if (!keep) {
+		ab_atomic_abort(a);
+		ab_atomic_abort(b);
+		return ab_fail(err, -ENOMEM, "out of memory");
+	}
+	snprintf(keep, strlen(b->path) + 32, "%s.old.%ld", b->path, (long)getpid());
+	had_old = link(b->path, keep) == 0;
+	if (rename(b->tmp, b->path) != 0) {
+		int e = errno;
+
+		rc = ab_fail(err, -e, "%s: cannot replace: %s; the previous files are kept",
+			     b->path, strerror(e));
+		goto fail;
+	}
+	if (rename(a->tmp, a->path) != 0) {
+		int e = errno;
+
+		rc = ab_fail(err, -e, "%s: cannot replace: %s; the previous files are kept",
+			     a->path, strerror(e));
+		if (had_old)
+			rename(keep, b->path);
+		else
+			unlink(b->path);
+		had_old = false;
+		goto fail;
+	}
+	if (had_old)
+		unlink(keep);
+	free(keep);
+	atomic_done(a);
+	atomic_done(b);
+	return 0;
+fail:
+	if (had_old)
+		unlink(keep);
+	free(keep);
+	ab_atomic_abort(a);
+	ab_atomic_abort(b);
+	return rc;
 }
 
 void ab_atomic_abort(struct ab_atomic_file *af)
 {
-	if (af->f)
+	if (af->f && !af->is_stdout)
 		fclose(af->f);
-	if (af->tmp)
+	if (af->tmp) {
 		unlink(af->tmp);
+		live_remove(af->tmp);
+	}
 	free(af->tmp);
 	free(af->path);
 	memset(af, 0, sizeof(*af));

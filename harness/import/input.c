@@ -6,8 +6,7 @@
 #include <time.h>
 
 #include "import/input.h"
-#include "bench/tiers.h"
-#include "core/sort.h"
+#include "core/arenabench.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -104,9 +103,6 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
 	if (rc)
 		goto fail;
-	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
-	if (rc)
-		goto fail;
 	return 0;
 fail:
 	ab_input_free(in);
@@ -116,7 +112,6 @@ fail:
 void ab_input_free(struct ab_input *in)
 {
 	free(in->path);
-	free(in->accesses);
 	ab_graph_free(&in->graph);
 	ab_problem_free(&in->problem);
 	if (in->is_tflite)
@@ -132,6 +127,8 @@ const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
 	if (in->has_graph && p->tensor[i] >= 0 &&
 	    (size_t)p->tensor[i] < in->graph.n_tensors)
 		snprintf(buf, len, "'%s'", in->graph.tensors[p->tensor[i]].name);
+	else if (p->label && p->csv_name && p->csv_name[i] && *p->csv_name[i])
+		snprintf(buf, len, "id %s '%s'", p->label[i], p->csv_name[i]);
 	else if (p->label)
 		snprintf(buf, len, "id %s", p->label[i]);
 	else

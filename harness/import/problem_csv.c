@@ -1,7 +1,12 @@
 /*
- * minimalloc's CSV: problems `id,lower,upper,size[,alignment]` with
- * half-open [lower, upper) lifetimes, and solutions with an `offset` (and,
- * from arenabench, an `arena`) column.  Columns are read by name.
+ * minimalloc's CSV: problems `id,lower,upper,size[,alignment]` (the
+ * benchmark suite's header) or `buffer,start,end,size[,alignment]` (the
+ * header of minimalloc's README and CLI today, same meaning), with
+ * half-open [lower, upper) lifetimes, an optional `name` column carried into
+ * plans and reports, and solutions with an `offset` (and, from arenabench,
+ * an `arena`) column.  Columns are read by name; a UTF-8 byte-order mark
+ * before the header is skipped.  A plan is written back with the header
+ * words its problem used.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,12 +20,18 @@
 #include "core/textio.h"
 
 enum col { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
-	   COL_ARENA, COL_COUNT };
+	   COL_ARENA, COL_NAME, COL_COUNT };
 static const char *const col_names[COL_COUNT] = {
-	"id", "lower", "upper", "size", "alignment", "offset", "arena",
+	"id", "lower", "upper", "size", "alignment", "offset", "arena", "name",
 };
+/* minimalloc's current words for the first three columns. */
+static const char *const col_names_minimalloc[COL_COUNT] = {
+	"buffer", "start", "end", "size", "alignment", "offset", "arena", "name",
+};
+#define MAX_FIELDS 16
 
-/* Splits a line at commas in place, trimming spaces; returns field count. */
+/* Splits a line at commas in place, trimming spaces; returns the field
+ * count (all of them, though only the first max are stored). */
 static int split_fields(char *line, char **f, int max)
 {
 	int n = 0;
@@ -29,8 +40,11 @@ static int split_fields(char *line, char **f, int max)
 	for (;;) {
 		char *end = strchr(p, ',');
 
-		if (n == max)
-			return max + 1;
+		if (n == max) {
+			for (; end; end = strchr(end + 1, ','))
+				n++;
+			return n + 1;
+		}
 		if (end)
 			*end = 0;
 		while (isspace((unsigned char)*p))
@@ -70,8 +84,13 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	char *line, *f[16];
 	size_t cap = 0, n = 0;
 	int64_t max_upper = 0;
+	bool minimalloc_words = false, std_words = false;
 
 	memset(out, 0, sizeof(*out));
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3; /* a UTF-8 byte-order mark: not part of the header */
+		len -= 3;
+	}
 	ab_line_reader_init(&lr, text, len);
 	for (int c = 0; c < COL_COUNT; c++)
 		col_at[c] = -1;
@@ -79,24 +98,37 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	do {
 		rc = ab_line_reader_next(&lr, &line);
 	} while (rc > 0 && line[strspn(line, " \t")] == 0);
-	if (rc <= 0) {
-		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header 'id,lower,upper,size[,alignment]')",
+	if (rc < 0) {
+		rc = ab_fail(err, -EINVAL, "%s:%d: the header line contains a NUL byte or is longer than %d bytes (expected 'id,lower,upper,size[,alignment]' or 'buffer,start,end,size[,alignment]')",
+			     path, lr.line, AB_MAX_LINE_BYTES);
+		goto fail;
+	}
+	if (rc == 0) {
+		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header 'id,lower,upper,size[,alignment]' or 'buffer,start,end,size[,alignment]')",
 			     path);
 		goto fail;
 	}
-	ncols = split_fields(line, f, 15);
-	if (ncols > 15) {
-		rc = ab_fail(err, -EINVAL, "%s:1: too many columns in header", path);
+	ncols = split_fields(line, f, MAX_FIELDS);
+	if (ncols > MAX_FIELDS) {
+		rc = ab_fail(err, -EINVAL, "%s:%d: %d columns in the header (at most %d)",
+			     path, lr.line, ncols, MAX_FIELDS);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++) {
 		int c;
 
-		for (c = 0; c < COL_COUNT; c++)
-			if (strcmp(f[i], col_names[c]) == 0)
+		for (c = 0; c < COL_COUNT; c++) {
+			if (strcmp(f[i], col_names[c]) == 0) {
+				std_words |= c <= COL_UPPER;
 				break;
+			}
+			if (strcmp(f[i], col_names_minimalloc[c]) == 0) {
+				minimalloc_words |= c <= COL_UPPER;
+				break;
+			}
+		}
 		if (c == COL_COUNT) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size and optionally alignment, offset, arena)",
+			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size or buffer, start, end, size, and optionally alignment, offset, arena, name)",
 				     path, lr.line, f[i]);
 			goto fail;
 		}
@@ -107,12 +139,20 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		}
 		col_at[c] = i;
 	}
+	if (std_words && minimalloc_words) {
+		rc = ab_fail(err, -EINVAL, "%s:%d: the header mixes 'id,lower,upper' with 'buffer,start,end' (expected one of the two)",
+			     path, lr.line);
+		goto fail;
+	}
 	for (int c = COL_ID; c <= COL_SIZE; c++)
 		if (col_at[c] < 0) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s' (expected id, lower, upper, size)",
-				     path, lr.line, col_names[c]);
+			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s' (expected %s)",
+				     path, lr.line,
+				     (minimalloc_words ? col_names_minimalloc : col_names)[c],
+				     minimalloc_words ? "buffer, start, end, size" : "id, lower, upper, size");
 			goto fail;
 		}
+	out->csv_minimalloc_words = minimalloc_words;
 	rc = ab_strmap_init(&ids, 1024);
 	if (rc)
 		goto fail_oom;
@@ -123,24 +163,31 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 
 		if (line[strspn(line, " \t")] == 0)
 			continue;
-		nf = split_fields(line, f, 15);
+		nf = split_fields(line, f, MAX_FIELDS);
 		if (nf != ncols) {
 			rc = ab_fail(err, -EINVAL, "%s:%d: expected %d fields like the header, got %d",
-				     path, lr.line, ncols, nf > 15 ? 16 : nf);
+				     path, lr.line, ncols, nf);
 			goto fail;
 		}
 		for (int c = 0; c < COL_COUNT; c++) {
-			if (col_at[c] < 0 || c == COL_ID)
+			const char *cn = (minimalloc_words ? col_names_minimalloc : col_names)[c];
+
+			if (col_at[c] < 0 || c == COL_ID || c == COL_NAME)
 				continue;
 			rc = parse_i64(f[col_at[c]], &v[c]);
+			if (rc == -EOVERFLOW) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': %s does not fit in a signed 64-bit integer (at most 9223372036854775807)",
+					     path, lr.line, cn, f[col_at[c]]);
+				goto fail;
+			}
 			if (rc) {
 				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected an integer, got '%s'",
-					     path, lr.line, col_names[c], f[col_at[c]]);
+					     path, lr.line, cn, f[col_at[c]]);
 				goto fail;
 			}
 			if (v[c] < 0) {
 				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected a non-negative value, got %" PRId64,
-					     path, lr.line, col_names[c], v[c]);
+					     path, lr.line, cn, v[c]);
 				goto fail;
 			}
 		}
@@ -189,6 +236,12 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			if (!b)
 				goto fail_oom;
 			out->label = b;
+			if (col_at[COL_NAME] >= 0) {
+				b = realloc(out->csv_name, ncap * sizeof(*out->csv_name));
+				if (!b)
+					goto fail_oom;
+				out->csv_name = b;
+			}
 			cap = ncap;
 		}
 		out->buf[n].first = (int32_t)v[COL_LOWER];
@@ -197,9 +250,23 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		out->buf[n].align = col_at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
 		out->id[n] = v[COL_ID];
 		out->label[n] = strdup(f[col_at[COL_ID]]);
+		if (col_at[COL_NAME] >= 0)
+			out->csv_name[n] = NULL;
 		if (!out->label[n])
 			goto fail_oom;
 		out->n = n + 1; /* owned from here, freed on failure */
+		if (col_at[COL_NAME] >= 0) {
+			const char *nm = f[col_at[COL_NAME]];
+
+			if (strlen(nm) > 256 || strpbrk(nm, "\"")) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: column 'name': expected at most 256 characters without quotes, got '%s'",
+					     path, lr.line, nm);
+				goto fail;
+			}
+			out->csv_name[n] = strdup(nm);
+			if (!out->csv_name[n])
+				goto fail_oom;
+		}
 		if (v[COL_UPPER] > max_upper)
 			max_upper = v[COL_UPPER];
 		n++;
@@ -291,12 +358,14 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 
 	for (size_t i = 0; i < p->n; i++)
 		aligned |= p->buf[i].align > 1;
-	fputs("id,lower,upper,size", f);
+	fputs(p->csv_minimalloc_words ? "buffer,start,end,size" : "id,lower,upper,size", f);
 	if (aligned)
 		fputs(",alignment", f);
 	fputs(",offset", f);
 	if (plan->n_arenas > 1)
 		fputs(",arena", f);
+	if (p->csv_name)
+		fputs(",name", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < p->n; i++) {
 		if (p->label)
@@ -311,6 +380,8 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		fprintf(f, ",%" PRIu64, plan->offset[i]);
 		if (plan->n_arenas > 1)
 			fprintf(f, ",%u", (unsigned)plan->arena[i]);
+		if (p->csv_name)
+			fprintf(f, ",%s", p->csv_name[i] ? p->csv_name[i] : "");
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;

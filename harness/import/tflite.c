@@ -24,6 +24,7 @@
 
 #include "import/flatbuf.h"
 #include "import/tflite.h"
+#include "core/textio.h"
 
 #define TFL_MAX_TENSORS    (1u << 20) /* per subgraph */
 #define TFL_MAX_OPS        (1u << 20)
@@ -1137,41 +1138,34 @@ int ab_tflite_load(const char *path, const struct ab_tflite_options *opt,
 		   struct ab_graph *out, struct ab_tflite_info *info,
 		   struct ab_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0, cap;
-	struct stat st;
+	FILE *f;
+	uint8_t *buf = NULL, head[8];
+	uint64_t size;
+	size_t len;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (info)
 		memset(info, 0, sizeof(*info));
-	if (!f)
-		return ab_fail(err, -errno, "%s: cannot open: %s", path,
-			       strerror(errno));
-	/* One read of the whole file when its size is known; grow else. */
-	cap = fstat(fileno(f), &st) == 0 && st.st_size > 0 ?
-	      (size_t)st.st_size + 1 : 1 << 16;
-	for (;;) {
-		size_t got;
-
-		if (len == cap || !buf) {
-			size_t ncap = buf ? cap * 2 : cap;
-			uint8_t *nb = realloc(buf, ncap);
-
-			if (!nb) {
-				rc = ab_fail(err, -ENOMEM, "%s: out of memory reading the file",
-					     path);
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
+	/* A FlatBuffer addresses at most 2 GiB. */
+	rc = ab_open_input(path, (uint64_t)INT32_MAX, &f, &size, err);
+	if (rc)
+		return rc;
+	/* The identifier first, so that a large file of another kind is
+	 * refused before it is read. */
+	len = fread(head, 1, sizeof(head), f);
+	if (len == sizeof(head) && memcmp(head + 4, "TFL3", 4)) {
+		rc = ab_tflite_parse(head, len, path, opt, out, info, err);
+		goto out;
 	}
+	buf = malloc((size_t)size + 1);
+	if (!buf) {
+		rc = ab_fail(err, -ENOMEM, "%s: out of memory reading the file", path);
+		goto out;
+	}
+	memcpy(buf, head, len);
+	if (len == sizeof(head))
+		len += fread(buf + len, 1, (size_t)size - len, f);
 	if (ferror(f)) {
 		rc = ab_fail(err, -EIO, "%s: read error", path);
 		goto out;

@@ -1,0 +1,196 @@
+/*
+ * `arenabench bench INPUT...`: every input with every planner and
+ * alignment, every plan checked and timed, one CSV (and its .meta),
+ * written atomically: nothing is written on bad input.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/timing.h"
+#include "core/textio.h"
+#include "import/expand.h"
+
+struct progress {
+	bool quiet;
+	time_t start;
+};
+
+static void on_progress(void *user, size_t done, size_t total,
+			const char *path, const char *what)
+{
+	struct progress *pr = user;
+
+	if (pr->quiet)
+		return;
+	if (path)
+		fprintf(stderr, "[%zu/%zu %lds] %s: %s\n", done + 1, total,
+			(long)(time(NULL) - pr->start), path, what);
+	else
+		fprintf(stderr, "[%zu/%zu %lds] %s\n", done, total,
+			(long)(time(NULL) - pr->start), what);
+}
+
+static void on_problem(void *user, const char *msg)
+{
+	(void)user;
+	fprintf(stderr, "arenabench: INVALID PLAN: %s\n", msg);
+}
+
+static char *meta_path(const char *csv)
+{
+	size_t n = strlen(csv);
+	char *m = malloc(n + 6);
+
+	if (!m)
+		return NULL;
+	memcpy(m, csv, n + 1);
+	if (n > 4 && !strcmp(m + n - 4, ".csv"))
+		m[n - 4] = 0;
+	strcat(m, ".meta");
+	return m;
+}
+
+/*
+ * The closing summary on stderr, per planner over every row (all inputs
+ * and alignments): geometric mean of peak / lower bound over the valid
+ * rows with a non-zero bound, rows at the bound (peak equal to the raw
+ * lower bound), the worst row, and the invalid count.
+ */
+static void print_summary(const struct ab_rows *rows,
+			  const struct ab_planner *const *planners, size_t n_planners)
+{
+	fprintf(stderr, "summary (%zu rows; x_bound = peak / lower bound, geometric mean over valid rows):\n",
+		rows->n);
+	fprintf(stderr, "  %-22s %8s %9s %8s  %s\n", "planner", "x_bound", "at_bound",
+		"invalid", "worst (x_bound, graph, align)");
+	for (size_t k = 0; k < n_planners; k++) {
+		double log_sum = 0, worst = 0;
+		size_t n = 0, at = 0, invalid = 0, rows_of = 0;
+		const struct ab_row *w = NULL;
+
+		for (size_t i = 0; i < rows->n; i++) {
+			const struct ab_row *r = &rows->row[i];
+			double x;
+
+			if (r->planner != planners[k])
+				continue;
+			rows_of++;
+			if (!r->check.valid) {
+				invalid++;
+				continue;
+			}
+			if (!r->lower_bound_bytes)
+				continue;
+			x = (double)r->check.peak_bytes / (double)r->lower_bound_bytes;
+			log_sum += log(x);
+			n++;
+			at += r->check.peak_bytes == r->lower_bound_bytes;
+			if (!w || x > worst) {
+				worst = x;
+				w = r;
+			}
+		}
+		if (!rows_of)
+			continue;
+		fprintf(stderr, "  %-22s %8.4f %4zu/%-4zu %8zu", planners[k]->name,
+			n ? exp(log_sum / (double)n) : 0.0, at, rows_of, invalid);
+		if (w)
+			fprintf(stderr, "  %.4f %s align %u", worst, w->graph, w->align);
+		fputc('\n', stderr);
+	}
+}
+
+int cmd_bench(struct args *a, int argc, char **argv)
+{
+	struct ab_bench_config cfg = { 0 };
+	struct progress pr = { a->quiet, time(NULL) };
+	const struct ab_planner **planners = NULL;
+	struct ab_rows rows = { 0 };
+	struct ab_error err = { { 0 } };
+	struct ab_atomic_file csv, meta;
+	char **files = NULL, *mpath = NULL;
+	size_t n_files = 0, n_planners = 0;
+	int rc, code = EXIT_USAGE;
+
+	if (!a->n_pos) {
+		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite/.onnx files or directories)\n");
+		return EXIT_USAGE;
+	}
+	if (cli_inputs(a, &files, &n_files) ||
+	    cli_planners(a, &planners, &n_planners))
+		goto out;
+	if (!n_files || !n_planners) {
+		fprintf(stderr, "arenabench: bench: %s\n",
+			!n_files ? "no .graph, .csv, .tflite or .onnx files in the inputs"
+				 : "no planners selected");
+		goto out;
+	}
+	cfg.inputs = (const char *const *)files;
+	cfg.n_inputs = n_files;
+	cfg.planners = planners;
+	cfg.n_planners = n_planners;
+	cfg.aligns = a->aligns;
+	cfg.n_aligns = a->n_aligns;
+	cfg.load = a->load;
+	cfg.plan = a->plan;
+	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
+	cfg.progress = on_progress;
+	cfg.problem = on_problem;
+	cfg.user = &pr;
+	rc = ab_bench_run(&cfg, &rows, &err);
+	if (rc) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
+		goto out;
+	}
+	mpath = meta_path(a->out);
+	if (!mpath || ab_atomic_open(&csv, a->out, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		goto out;
+	}
+	if (ab_atomic_open(&meta, mpath, &err)) {
+		ab_atomic_abort(&csv);
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		goto out;
+	}
+	ab_rows_write_csv(csv.f, &rows);
+	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
+	/* the CSV and its .meta are replaced together or not at all */
+	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		goto out;
+	}
+	if (!a->quiet) {
+		print_summary(&rows, planners, n_planners);
+		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
+			rows.n, a->out, rows.invalid);
+	}
+	code = rows.invalid ? EXIT_INVALID : 0;
+out:
+	ab_free_inputs(files, n_files);
+	free(planners);
+	free(mpath);
+	ab_rows_free(&rows);
+	return code;
+}
+
+
+void cli_capture(const char *cmd, char *buf, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+
+	buf[0] = 0;
+	if (p) {
+		if (!fgets(buf, (int)len, p))
+			buf[0] = 0;
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		snprintf(buf, len, "unknown");
+}

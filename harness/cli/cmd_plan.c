@@ -1,0 +1,147 @@
+/* `arenabench plan FILE --planner P`: one plan, checked, as a summary. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/plan_files.h"
+
+/* minimalloc's question, answered from this plan and the best proven
+ * bound: a valid plan within C fits; a bound above C (the lower bound, or
+ * a budgeted planner's proof) cannot fit; anything else is unknown. */
+static int answer_capacity(FILE *so, uint64_t cap, const struct ab_row *row,
+			   const struct ab_planner *pl)
+{
+	uint64_t bound = row->best_bound_bytes > row->lower_bound_bytes ?
+			 row->best_bound_bytes : row->lower_bound_bytes;
+
+	if (row->optimal == AB_OPTIMAL_YES && row->check.peak_bytes > bound)
+		bound = row->check.peak_bytes;
+	if (row->check.peak_bytes <= cap) {
+		fprintf(so, "capacity:     fits: peak %" PRIu64 " <= %" PRIu64 " bytes\n",
+		       row->check.peak_bytes, cap);
+		return 0;
+	}
+	if (bound > cap) {
+		fprintf(so, "capacity:     does not fit: every plan needs at least %" PRIu64 " > %" PRIu64 " bytes\n",
+		       bound, cap);
+		return EXIT_NO_FIT;
+	}
+	fprintf(so, "capacity:     unknown: %s's plan needs %" PRIu64 " > %" PRIu64 " bytes and the best bound is %" PRIu64 " (a budgeted planner such as exact, or a larger --budget, may settle it)\n",
+	       pl->name, row->check.peak_bytes, cap, bound);
+	return EXIT_FIT_UNKNOWN;
+}
+
+int cmd_plan(struct args *a)
+{
+	struct ab_error err = { { 0 } };
+	struct ab_input in;
+	const struct ab_planner *pl;
+	struct ab_plan plan;
+	struct ab_row row = { 0 };
+	char *options;
+	int code;
+	/* the summary makes way for a plan or curve written to stdout */
+	FILE *so = (a->emit_plan && !strcmp(a->emit_plan, "-")) ||
+		   (a->emit_live && !strcmp(a->emit_live, "-")) ? stderr : stdout;
+
+	if (a->n_pos != 1 || !a->planners || strchr(a->planners, ',')) {
+		fprintf(stderr, "arenabench: plan: expected FILE --planner P [--align N] [--emit-plan out.csv] [--emit-live live.csv]\n");
+		return EXIT_USAGE;
+	}
+	pl = ab_planner_find(a->planners);
+	if (!pl) {
+		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
+		return EXIT_USAGE;
+	}
+	if (a->n_aligns != 1) {
+		fprintf(stderr, "arenabench: plan: --align takes one value\n");
+		return EXIT_USAGE;
+	}
+	a->plan.align = a->aligns[0];
+	if (ab_input_load(a->pos[0], &a->load, &in, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (ab_plan_alloc(&plan, in.problem.n)) {
+		fprintf(stderr, "arenabench: out of memory\n");
+		ab_input_free(&in);
+		return EXIT_USAGE;
+	}
+	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	ab_plan_and_check(&in, pl, &a->plan, &plan, &row, NULL);
+	options = ab_options_string(&a->load, &a->plan);
+	fprintf(so, "input:        %s (%s)\n", in.path, in.family);
+	fprintf(so, "buffers:      %zu in %zu steps\n", in.problem.n, in.ops);
+	if (a->load.problem.inplace)
+		fprintf(so, "in place:     %zu tensors share an input's buffer (--inplace)\n",
+		       in.problem.n_aliased);
+	fprintf(so, "sum:          %" PRIu64 " bytes\n", ab_sum_bytes(&in.problem));
+	if (in.reordered)
+		fprintf(so, "reorder:      %s: lower bound %" PRIu64 " -> %" PRIu64 " bytes (%s%s)\n",
+		       ab_reorder_method_name(a->load.reorder.method),
+		       in.reorder.lower_bound_before, in.reorder.lower_bound_after,
+		       in.reorder.kept_original ? "file order kept" : "new order",
+		       in.reorder.optimal ? "; no order has a lower bound below this" : "");
+	else if (a->load.reorder.method != AB_REORDER_NONE)
+		fprintf(so, "reorder:      none (a CSV problem has no operators to reorder)\n");
+	fprintf(so, "lower bound:  %" PRIu64 " bytes\n", row.lower_bound_bytes);
+	fprintf(so, "planner:      %s (align %u; %s)\n", pl->name, a->plan.align, options ? options : "");
+	if (row.plan_failed) {
+		fprintf(stderr, "arenabench: no plan: %s\n", row.check.message ? row.check.message : "?");
+		code = EXIT_INVALID;
+		free(options);
+		goto done;
+	}
+	fprintf(so, "peak:         %" PRIu64 " bytes", row.check.peak_bytes);
+	if (row.lower_bound_bytes)
+		fprintf(so, " (%.4f x lower bound)", (double)row.check.peak_bytes / (double)row.lower_bound_bytes);
+	fprintf(so, "\narenas:       %d\n", row.check.arenas);
+	fprintf(so, "plan time:    %.3f ms (one run, wall clock; bench times it properly)\n",
+	       row.plan_wall_ns / 1e6);
+	if (pl->cost == AB_COST_BUDGETED)
+		fprintf(so, "search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
+		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
+		       row.stopped_by == AB_STOPPED_BUDGET ? "budget" :
+		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" : "none (finished)",
+		       row.best_bound_bytes, row.iterations);
+	if (row.tiered) {
+		/* tier t is arena t (harness/bench/tiers.h) */
+		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
+			fprintf(so, "tier:         %s: peak %" PRIu64 " bytes",
+			       a->tiers.tier[i].name, plan.arena_size[i]);
+			if (a->tiers.tier[i].capacity)
+				fprintf(so, " (capacity %" PRIu64 ")", a->tiers.tier[i].capacity);
+			fputc('\n', so);
+		}
+		fprintf(so, "spilled:      %" PRIu64 " bytes outside tier '%s'\n",
+		       row.spilled_bytes, a->tiers.tier[0].name);
+	}
+	fprintf(so, "valid:        %s (geometric check; execution check %s%s)\n",
+	       row.check.valid ? "yes" : "NO", ab_exec_mode_name(row.check.exec_mode),
+	       row.tiered ? "; tier capacities" : "");
+	free(options);
+	code = row.check.valid ? 0 : EXIT_INVALID;
+	if (!row.check.valid)
+		fprintf(stderr, "arenabench: INVALID PLAN: %s\n", row.check.message ? row.check.message : "?");
+	if (a->emit_plan && row.check.valid && ab_write_plan_file(a->emit_plan, &in.problem, &plan, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		code = EXIT_USAGE;
+	}
+	if (a->emit_plan && !row.check.valid)
+		fprintf(stderr, "arenabench: the invalid plan was not written to %s\n", a->emit_plan);
+	if (a->emit_live && ab_write_live_file(a->emit_live, &in.problem, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		code = EXIT_USAGE;
+	}
+	if (a->capacity && code == 0)
+		code = answer_capacity(so, a->capacity, &row, pl);
+done:
+	free(row.check.message);
+	free(row.tier_peaks);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+	return code;
+}
+

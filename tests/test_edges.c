@@ -1,0 +1,245 @@
+/*
+ * The command line at its edges (issue 15): inputs that are not regular
+ * files are refused by kind at once, output that never reached stdout is
+ * an error, option values outside their range get one message naming the
+ * range, and `plan --capacity` answers minimalloc's question with its exit
+ * codes.  Every expected text below is what the user must see; exit codes
+ * are cli/cli.h's (1 invalid plan, 2 usage or input, 3 does not fit, 4
+ * unknown).  Runs build/arenabench from the repository root.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#ifndef AB_BUILD_DIR
+#define AB_BUILD_DIR "build"
+#endif
+#define BIN AB_BUILD_DIR "/arenabench"
+
+static char dir[256];
+
+static void setup(void) { tu_tmpdir_make(dir, sizeof(dir), "arenabench-edges"); }
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+TestSuite(edges, .init = setup, .fini = teardown);
+
+/* Runs `arenabench ARGS` with stderr into *out; returns the exit code. */
+static int ab(const char *args, char **out)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && timeout 10 %s/%s %s 2>&1 >/dev/null",
+		 dir, getenv("PWD") ? getenv("PWD") : ".", BIN, args);
+	return tu_run(cmd, out);
+}
+
+static void expect(const char *args, int code, const char *message)
+{
+	char *out = NULL;
+	int rc = ab(args, &out);
+
+	cr_expect_eq(rc, code, "%s: exit %d, expected %d (%s)", args, rc, code, out);
+	cr_expect(strstr(out, message) != NULL, "%s: '%s' lacks '%s'", args, out, message);
+	free(out);
+}
+
+static void file(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A FIFO with no writer must not hang (timeout 10 would kill it: exit
+ * 124), a directory named like a model, a link to /dev/zero. */
+Test(edges, inputs_that_are_not_files_are_refused_by_kind)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/fifo.tflite", dir);
+	cr_assert_eq(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/dir.tflite", dir);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/zero.tflite", dir);
+	cr_assert_eq(symlink("/dev/zero", p), 0);
+	snprintf(p, sizeof(p), "%s/fifo.csv", dir);
+	cr_assert_eq(mkfifo(p, 0600), 0);
+	expect("plan fifo.tflite --planner linear", 2, "fifo.tflite: is a FIFO (expected a regular file)");
+	expect("plan fifo.csv --planner linear", 2, "fifo.csv: is a FIFO (expected a regular file)");
+	expect("plan dir.tflite --planner linear", 2, "dir.tflite: is a directory (expected a regular file)");
+	expect("plan zero.tflite --planner linear", 2, "zero.tflite: is a character device (expected a regular file)");
+}
+
+/* 3 GiB of holes: refused by its size before anything is read. */
+Test(edges, a_huge_model_is_refused_before_it_is_read)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/big.tflite", dir);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(ftruncate(fileno(f), 3ll << 30), 0);
+	fclose(f);
+	expect("plan big.tflite --planner linear", 2,
+	       "big.tflite: file of 3221225472 bytes is larger than the 2147483647-byte limit");
+}
+
+Test(edges, stdout_on_dev_full_is_an_error)
+{
+	static const char *const cmds[] = {
+		"list", "plan g.csv --planner linear", "stats g.csv",
+		"explain g.csv --json", "suite g.csv", "plan --help",
+	};
+	char cmd[1024], *out = NULL;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s %s 2>&1 >/dev/full",
+			 dir, getenv("PWD"), BIN, cmds[i]);
+		cr_expect_eq(tu_run(cmd, &out), 2, "%s on /dev/full", cmds[i]);
+		cr_expect(strstr(out, "arenabench: cannot write to standard output: No space left on device"),
+			  "%s: %s", cmds[i], out);
+		free(out);
+		out = NULL;
+	}
+}
+
+Test(edges, option_values_outside_their_range_get_one_message)
+{
+	char *out = NULL;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+#define P "plan g.csv --planner linear "
+	expect(P "--round 2147483648", 2, "--round expects a multiple (1 = no rounding) from 1 to 1073741824, got '2147483648'");
+	expect(P "--round 0", 2, "--round expects a multiple (1 = no rounding) from 1 to 1073741824, got '0'");
+	expect(P "--subgraph 1099511627776", 2, "--subgraph expects a subgraph index from 0 to 2147483647, got '1099511627776'");
+	expect(P "--safety-seconds nan", 2, "--safety-seconds expects seconds from 0 to 1e+09, got 'nan'");
+	expect(P "--safety-seconds inf", 2, "got 'inf'");
+	expect(P "--safety-seconds 1e400", 2, "got '1e400'");
+	expect(P "--safety-seconds=", 2, "--safety-seconds expects seconds from 0 to 1e+09, got ''");
+	expect(P "--budget 0", 2, "--budget expects iterations (leave it out for the planner's default) from 1 to");
+	expect(P "--capacity 0", 2, "--capacity expects a positive number of bytes");
+	expect(P "--capacity 1.5MiB", 2, "--capacity expects a positive number of bytes");
+	expect(P "--dim batch=2", 2, "--dim applies to model files (.tflite, .onnx), and g.csv is not one (nothing done)");
+	expect(P "--subgraph 1", 2, "--subgraph applies to model files (.tflite, .onnx), and g.csv is not one (nothing done)");
+	/* one message, not two */
+	cr_expect_eq(ab(P "--align -16", &out), 2);
+	cr_expect_str_eq(out, "arenabench: --align expects up to 16 powers of two up to 2^30, got '-16'\n");
+	free(out);
+#undef P
+}
+
+/* minimalloc's example needs 12 bytes: its lower bound is 12 (b3, b5 and
+ * one of b1/b2/b4 are live together, 4 bytes each), and size_first_fit
+ * reaches it.  So capacity 12 fits, 11 cannot (the bound proves it). */
+Test(edges, capacity_answers_fits_and_does_not_fit)
+{
+	file("m.csv", "buffer,start,end,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n");
+	expect("plan m.csv --planner size_first_fit --capacity 12", 0, "");
+	expect("plan m.csv --planner size_first_fit --capacity 11", 3, "");
+}
+
+/* A: size_first_fit needs 1352704 bytes, over the suite's 1048576, while
+ * the bound is 1048576: unknown (4); exact finds a plan within it (0). */
+Test(edges, capacity_on_minimalloc_suite_is_unknown_for_a_heuristic)
+{
+	char *out = NULL, cmd[1024];
+	struct stat st;
+
+	if (stat("../shared/problems/minimalloc/A.1048576.csv", &st))
+		cr_skip_test("../shared/problems/minimalloc is absent");
+	snprintf(cmd, sizeof(cmd), "%s plan ../shared/problems/minimalloc/A.1048576.csv --planner size_first_fit --capacity 1MiB", BIN);
+	cr_expect_eq(tu_run(cmd, &out), 4);
+	cr_expect(strstr(out, "capacity:     unknown: size_first_fit's plan needs 1352704 > 1048576 bytes and the best bound is 1048576"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s plan ../shared/problems/minimalloc/A.1048576.csv --planner exact --capacity 1048576", BIN);
+	cr_expect_eq(tu_run(cmd, &out), 0);
+	cr_expect(strstr(out, "capacity:     fits: peak 1048576 <= 1048576 bytes"), "%s", out);
+	cr_expect(strstr(out, "search:       optimal yes;"), "%s", out);
+	free(out);
+}
+
+/* Outputs: "-" is stdout (the summary moves to stderr), a device stays a
+ * device, a symlink is followed (the link stays a link), an output that
+ * is an input or two outputs naming one file are refused before any
+ * work, with the input unchanged. */
+Test(edges, outputs_never_destroy_what_they_point_at)
+{
+	char cmd[1024], p[512], *out = NULL, *before, *after;
+	struct stat st;
+	size_t n1, n2;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+	/* to stdout: exactly the plan (by hand: 0 at 0, 1 above it at 8) */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s plan g.csv --planner linear --emit-plan - 2>/dev/null",
+		 dir, getenv("PWD"), BIN);
+	cr_expect_eq(tu_run(cmd, &out), 0);
+	cr_expect_str_eq(out, "id,lower,upper,size,offset\n0,0,2,8,0\n1,1,3,8,8\n");
+	free(out);
+	/* a device node */
+	expect("plan g.csv --planner linear --emit-plan /dev/null", 0, "");
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+	/* a symlink: its target is written, the link kept */
+	snprintf(p, sizeof(p), "%s/link.csv", dir);
+	cr_assert_eq(symlink("target.csv", p), 0);
+	expect("plan g.csv --planner linear --emit-plan link.csv", 0, "");
+	cr_assert_eq(lstat(p, &st), 0);
+	cr_expect(S_ISLNK(st.st_mode), "the link was replaced");
+	snprintf(p, sizeof(p), "%s/target.csv", dir);
+	after = tu_slurp(p, &n2);
+	cr_expect_str_eq(after, "id,lower,upper,size,offset\n0,0,2,8,0\n1,1,3,8,8\n");
+	free(after);
+	/* output = input, two outputs in one file */
+	snprintf(p, sizeof(p), "%s/g.csv", dir);
+	before = tu_slurp(p, &n1);
+	expect("plan g.csv --planner linear --emit-plan g.csv", 2,
+	       "arenabench: --emit-plan g.csv is the input g.csv: refusing to overwrite an input (nothing done)");
+	expect("bench g.csv --no-timing --quiet --out ./g.csv", 2,
+	       "arenabench: --out ./g.csv is the input g.csv: refusing to overwrite an input (nothing done)");
+	expect("plan g.csv --planner linear --emit-plan x.csv --emit-live ./x.csv", 2,
+	       "arenabench: --emit-plan x.csv and --emit-live ./x.csv name one file: only one of them would be kept (nothing done)");
+	after = tu_slurp(p, &n2);
+	cr_expect(n1 == n2 && !memcmp(before, after, n1), "the input changed");
+	snprintf(p, sizeof(p), "%s/x.csv", dir);
+	cr_expect_neq(stat(p, &st), 0, "x.csv was written");
+	free(before);
+	free(after);
+}
+
+/* A results CSV and its .meta are replaced together: when the .meta
+ * cannot be written (its name is taken by a directory) the old pair is
+ * kept byte for byte. */
+Test(edges, results_and_meta_are_replaced_together)
+{
+	char p[512], *before, *after;
+	size_t n1, n2;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	file("r.csv", "old results\n");
+	snprintf(p, sizeof(p), "%s/r.meta", dir);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/r.csv", dir);
+	before = tu_slurp(p, &n1);
+	expect("bench g.csv --no-timing --quiet --planners linear --out r.csv", 2, "r.meta");
+	after = tu_slurp(p, &n2);
+	cr_expect(n1 == n2 && !memcmp(before, after, n1), "r.csv changed without its .meta");
+	free(before);
+	free(after);
+}
