@@ -16,7 +16,11 @@ BUILD   ?= build
 # test file needs no edit here.
 PLANNER_SRC  := $(sort $(wildcard planners/*.c))
 PLANLIB_SRC  := $(sort $(wildcard planners/lib/*.c))
-HARNESS_SRC  := $(sort $(filter-out harness/cli/%,$(wildcard harness/*/*.c)))
+# The ONNX importer (harness/import/onnx*.c and onnx_proto.cc) stays out
+# of the library: only binaries that read ONNX link it and libonnx.
+ONNX_SRC     := $(sort $(wildcard harness/import/onnx*.c))
+ONNX_CC_SRC  := $(sort $(wildcard harness/import/onnx*.cc))
+HARNESS_SRC  := $(sort $(filter-out harness/cli/% $(ONNX_SRC),$(wildcard harness/*/*.c)))
 CLI_SRC      := $(sort $(wildcard harness/cli/*.c))
 # Google Benchmark (the one C++ file) links only into the CLI, which times.
 TIMING_SRC   := $(sort $(wildcard harness/cli/*.cc))
@@ -28,6 +32,8 @@ TESTLIB_SRC  := $(sort $(wildcard tests/lib/*.c))
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ      := $(call obj,$(PLANNER_SRC) $(PLANLIB_SRC) $(HARNESS_SRC))
 TIMING_OBJ   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TIMING_SRC))
+ONNX_OBJ     := $(call obj,$(ONNX_SRC)) $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))
+ONNX_LIBS    := -lonnx -lonnx_proto -lprotobuf
 LIB          := $(BUILD)/libarenabench.a
 BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
@@ -160,7 +166,11 @@ $(BUILD)/.deps-build: scripts/deps.sh
 	@touch $@
 $(BUILD)/.deps-test: scripts/deps.sh
 	@mkdir -p $(BUILD)
-	@sh scripts/deps.sh test
+	@sh scripts/deps.sh test onnx
+	@touch $@
+$(BUILD)/.deps-onnx: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh onnx
 	@touch $@
 
 # --- the planner registry, generated from planners/*.c ---------------------
@@ -177,13 +187,16 @@ $(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
+# libonnx's headers need these (Debian's CMake package sets the same).
+$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
+$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): $(BUILD)/.deps-onnx
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(call obj,$(CLI_SRC)) $(TIMING_OBJ) $(LIB)
-	$(CXX) $(LDFLAGS) -o $@ $^ -lbenchmark -lpthread $(LDLIBS)
+$(BIN): $(call obj,$(CLI_SRC)) $(TIMING_OBJ) $(ONNX_OBJ) $(LIB)
+	$(CXX) $(LDFLAGS) -o $@ $^ $(ONNX_LIBS) -lbenchmark -lpthread $(LDLIBS)
 
 # --- corpus generators -------------------------------------------------------
 $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
@@ -196,7 +209,9 @@ $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 $(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
 $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(LIB) -lcriterion -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
+# The ONNX tests (tests/test_onnx*.c) link the importer and libonnx.
+$(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 
 # The campaign tests start sshd, munged and Slurm when root (CI); the
 # sanitizer pass keeps to the local parts.

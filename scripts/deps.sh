@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
-# Usage: scripts/deps.sh GROUP...   (groups: build test plots paper cli fuzz fresh
+# Usage: scripts/deps.sh GROUP...   (groups: build test onnx plots paper cli fuzz fresh
 #   campaign campaign-ssh slurm campaign-test)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
@@ -9,6 +9,9 @@ pkgs_for() {
 	case "$1" in
 	build) echo "make gcc g++ libbenchmark-dev" ;;
 	test)  echo "libcriterion-dev" ;;
+	# the ONNX importer (libonnx + protobuf headers), its tests' node
+	# models and the independent size check (Debian's python3-onnx)
+	onnx)  echo "libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata" ;;
 	plots) echo "gnuplot-nox" ;;
 	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
 	cli)   echo "hyperfine" ;;
@@ -18,7 +21,7 @@ pkgs_for() {
 	campaign-ssh) echo "parallel openssh-client rsync" ;;
 	slurm) echo "parallel slurm-client" ;;
 	campaign-test) echo "parallel openssh-client openssh-server rsync slurm-wlm munge" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
 	esac
 }
 

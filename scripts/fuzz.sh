@@ -3,7 +3,7 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60)
-#   TARGET   tflite and/or text (default: both, one after the other)
+#   TARGET   tflite, text and/or onnx (default: all three, one after the other)
 # Environment: FUZZ_CC (default clang), FUZZ_JOBS (parallel jobs of one
 # target, default 1), FUZZ_FLAGS (extra libFuzzer flags).
 #
@@ -20,8 +20,9 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-tflite text}
+targets=${*:-tflite text onnx}
 cc=${FUZZ_CC:-clang}
+cxx=${FUZZ_CXX:-clang++}
 jobs=${FUZZ_JOBS:-1}
 out=${BUILD:-build}/fuzz
 shared=../shared
@@ -82,14 +83,44 @@ $cc $cflags -fno-sanitize=fuzzer-no-link tests/fuzz/gen_seeds.c \
 	"$out/libfuzzharness.a" -lm -o "$out/gen_seeds"
 "$out/gen_seeds" "$out/corpus-tflite"
 
+# The ONNX target: its C++ reader with the same sanitizers, libonnx as
+# Debian ships it; seeds are the test fixtures (written by python3-onnx),
+# small shared models and a slice of Debian's node tests.
+mkdir -p "$out/corpus-onnx"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
+	/usr/bin/python3 tests/onnx/fixtures.py "$out/corpus-onnx" || true
+fi
+for f in tests/fuzz/regressions/onnx-*; do
+	[ -f "$f" ] && cp "$f" "$out/corpus-onnx/"
+done
+[ -d "$shared/models/onnx" ] && find "$shared/models/onnx" -name '*.onnx' -size -40k \
+	-exec cp {} "$out/corpus-onnx/" \; 2>/dev/null || true
+for d in /usr/share/libonnx-testdata/data/node/test_[a-c]*; do
+	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/corpus-onnx/$(basename "$d").onnx"
+done
+
 status=0
 for t in $targets; do
+	extra=""
 	case "$t" in
 	tflite | text) ;;
-	*) echo "scripts/fuzz.sh: unknown target '$t' (expected tflite or text)" >&2; exit 2 ;;
+	onnx)
+		$cxx -std=c++17 -g -O1 -fno-omit-frame-pointer -Iharness $san \
+			-DONNX_ML=1 -DONNX_NAMESPACE=onnx -c harness/import/onnx_proto.cc \
+			-o "$out/obj/onnx_proto.o"
+		extra="$out/obj/onnx_proto.o -lonnx -lonnx_proto -lprotobuf" ;;
+	*) echo "scripts/fuzz.sh: unknown target '$t' (expected tflite, text or onnx)" >&2; exit 2 ;;
 	esac
-	$cc $cflags -fsanitize=fuzzer "tests/fuzz/fuzz_$t.c" \
-		"$out/libfuzzharness.a" -lm -o "$out/fuzz_$t"
+	# shellcheck disable=SC2086
+	if [ -n "$extra" ]; then
+		# C++ objects: clang++ links the sanitizers' C++ runtime.
+		$cc $cflags -c "tests/fuzz/fuzz_$t.c" -o "$out/obj/fuzz_$t.o"
+		$cxx $san -fsanitize=fuzzer "$out/obj/fuzz_$t.o" \
+			"$out/libfuzzharness.a" $extra -lm -o "$out/fuzz_$t"
+	else
+		$cc $cflags -fsanitize=fuzzer "tests/fuzz/fuzz_$t.c" \
+			"$out/libfuzzharness.a" -lm -o "$out/fuzz_$t"
+	fi
 	echo "scripts/fuzz.sh: running fuzz_$t for ${secs}s" >&2
 	par=""
 	[ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"

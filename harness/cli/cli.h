@@ -74,7 +74,7 @@ void cli_input_conventions(const struct args *a, const char *path,
 			   size_t *n_aligns);
 
 /* The inputs: files as given, directories expanded to their .graph, .csv
- * and .tflite files (message printed on error). */
+ * .tflite and .onnx files (message printed on error). */
 int cli_inputs(const struct args *a, char ***files, size_t *n);
 
 /* Starts gnuplot -e EXPR SCRIPT and waits (ab_explain_plot's runner). */

@@ -150,7 +150,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	int rc, code = EXIT_USAGE;
 
 	if (!a->n_pos) {
-		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite files or directories)\n");
+		fprintf(stderr, "arenabench: bench: no inputs (expected .graph/.csv/.tflite/.onnx files or directories)\n");
 		return EXIT_USAGE;
 	}
 	if (check_out_dir(a->out, a->out_given))
@@ -160,7 +160,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		goto out;
 	if (!n_files || !n_planners) {
 		fprintf(stderr, "arenabench: bench: %s\n",
-			!n_files ? "no .graph, .csv or .tflite files in the inputs"
+			!n_files ? "no .graph, .csv, .tflite or .onnx files in the inputs"
 				 : "no planners selected");
 		goto out;
 	}

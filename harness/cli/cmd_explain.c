@@ -38,7 +38,7 @@ int cmd_explain(struct args *a)
 	int code = 0;
 
 	if (a->n_pos != 1 || a->n_aligns != 1) {
-		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv) and at most one --align value\n");
+		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .onnx, .graph or .csv) and at most one --align value\n");
 		return EXIT_USAGE;
 	}
 	e.path = a->pos[0];

@@ -12,6 +12,8 @@
 #include "cli/cli.h"
 #include "cli/timing.h"
 #include "core/textio.h"
+#include "import/input.h"
+#include "import/onnx.h"
 
 /* Output that never reached its reader is a failure (stdout on a full
  * disk, /dev/full, a closed pipe): flush and close are checked too. */
@@ -130,6 +132,8 @@ int main(int argc, char **argv)
 	char err[256];
 	int code, rc;
 
+	/* The ONNX importer is linked here (not in libarenabench.a). */
+	ab_input_set_onnx_loader(ab_onnx_load);
 	if (argc < 2) {
 		cli_usage(stderr);
 		return EXIT_USAGE;

@@ -52,7 +52,7 @@ static const struct option_doc table[] = {
 	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE, "N",
 	  ".tflite: the subgraph to plan (default 0)" },
 	{ { "dim", required_argument, NULL, O_DIM }, TFLITE, "NAME=VALUE",
-	  ".tflite: value of a dynamic dimension" },
+	  ".tflite/.onnx: value of a dynamic (symbolic) dimension" },
 	{ { "seed", required_argument, NULL, O_SEED }, PLANS, "N",
 	  "search planners: seed (default 1)" },
 	{ { "budget", required_argument, NULL, O_BUDGET }, PLANS, "N",
@@ -273,7 +273,7 @@ void cli_usage(FILE *f)
 			nl ? (int)(nl - commands[i].about) : (int)strlen(commands[i].about),
 			commands[i].about);
 	}
-	fputs("\nINPUT is a .graph, .csv (minimalloc) or .tflite file, or a directory of them.\n"
+	fputs("\nINPUT is a .graph, .csv (minimalloc), .tflite or .onnx file, or a directory of them.\n"
 	      "Options take their value as --opt=value or --opt value.\n", f);
 }
 

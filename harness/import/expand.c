@@ -11,6 +11,7 @@ const struct ab_input_suffix ab_input_suffixes[] = {
 	{ ".graph", AB_INPUT_GRAPH },
 	{ ".csv", AB_INPUT_CSV },
 	{ ".tflite", AB_INPUT_TFLITE },
+	{ ".onnx", AB_INPUT_ONNX },
 	{ NULL, 0 },
 };
 

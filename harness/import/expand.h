@@ -12,7 +12,7 @@
 
 /* Input kinds as a mask. */
 enum { AB_INPUT_GRAPH = 1, AB_INPUT_CSV = 2, AB_INPUT_TFLITE = 4,
-       AB_INPUT_ANY = 7 };
+       AB_INPUT_ONNX = 8, AB_INPUT_ANY = 15 };
 
 /* The suffix of each kind ({".graph", AB_INPUT_GRAPH}, ...), NULL ended. */
 struct ab_input_suffix {

@@ -1,4 +1,4 @@
-/* Loading any input by its extension: .graph, .csv (minimalloc), .tflite. */
+/* Loading any input by its extension: .graph, .csv (minimalloc), .tflite, .onnx. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 	}
 	/* borrowed from the graph (the reordered copy, if any) */
 	in->family = in->graph.family ? in->graph.family
-				      : (in->is_tflite ? "tflite" : "graph");
+				      : in->is_tflite ? "tflite" : in->is_onnx ? "onnx" : "graph";
 	in->source = in->graph.source ? in->graph.source : in->path;
 	in->ops = in->graph.n_ops;
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
@@ -86,6 +86,13 @@ static void finish_csv(struct ab_input *in)
 	in->family = "minimalloc";
 	in->source = in->path;
 	in->ops = distinct_times(&in->problem);
+}
+
+static ab_onnx_loader_fn onnx_loader;
+
+void ab_input_set_onnx_loader(ab_onnx_loader_fn fn)
+{
+	onnx_loader = fn;
 }
 
 int ab_input_load(const char *path, const struct ab_load_options *o,
@@ -110,8 +117,15 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		in->is_tflite = true;
 		rc = ab_tflite_load(path, &o->tflite, &in->graph, &in->tflite,
 				    err);
+	} else if (ends_with(path, ".onnx")) {
+		struct ab_onnx_options oo = { o->tflite.n_dims, o->tflite.dims };
+
+		in->is_onnx = true;
+		rc = onnx_loader ? onnx_loader(path, &oo, &in->graph, &in->onnx, err)
+				 : ab_fail(err, -ENOTSUP, "%s: this program is built without the ONNX importer (link onnx.o, onnx_proto.o and libonnx)",
+					   path);
 	} else {
-		rc = ab_fail(err, -EINVAL, "%s: unknown input type (expected a .graph, .csv or .tflite file)",
+		rc = ab_fail(err, -EINVAL, "%s: unknown input type (expected a .graph, .csv, .tflite or .onnx file)",
 			     path);
 	}
 	if (!rc)

@@ -1,10 +1,11 @@
-/* Loading any input by its extension: .graph, .csv (minimalloc), .tflite. */
+/* Loading any input by its extension: .graph, .csv (minimalloc), .tflite, .onnx. */
 #ifndef AB_INPUT_H
 #define AB_INPUT_H
 
 #include "core/arenabench.h"
 #include "transform/reorder.h"
 #include "import/tflite.h"
+#include "import/onnx.h"
 
 struct ab_load_options {
 	struct ab_problem_options problem;
@@ -21,6 +22,8 @@ struct ab_input {
 	struct ab_problem problem;
 	struct ab_tflite_info tflite; /* filled for .tflite inputs */
 	bool is_tflite;
+	struct ab_onnx_info onnx;  /* filled for .onnx inputs */
+	bool is_onnx;
 	const char *family;        /* borrowed from graph, or "minimalloc" */
 	const char *source;
 	size_t ops;                /* operators, or distinct steps of a CSV */
@@ -41,6 +44,15 @@ int ab_input_parse(const char *path, const uint8_t *data, size_t len,
 		   const struct ab_load_options *o, struct ab_input *in,
 		   struct ab_error *err);
 void ab_input_free(struct ab_input *in);
+
+/* .onnx inputs go through libonnx, which only binaries that read ONNX
+ * link (the CLI, the ONNX tests): they hand ab_onnx_load to the loader
+ * here; elsewhere a .onnx input is refused with a message. */
+typedef int (*ab_onnx_loader_fn)(const char *path,
+				 const struct ab_onnx_options *opt,
+				 struct ab_graph *out, struct ab_onnx_info *info,
+				 struct ab_error *err);
+void ab_input_set_onnx_loader(ab_onnx_loader_fn fn);
 /* The name of buffer i for messages: tensor name, or "id N". */
 const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
 				 char *buf, size_t len);

@@ -149,7 +149,8 @@ static int analyse_tensors(struct ab_explanation *x)
 	x->lower_bound_bytes = ab_lower_bound(p, &x->lb_step);
 	x->weights_bytes = p->weights_bytes;
 	x->weights_stored_bytes = x->in.is_tflite ? x->in.tflite.weights_bytes
-						  : p->weights_bytes;
+				: x->in.is_onnx ? x->in.onnx.weights_bytes
+						: p->weights_bytes;
 	x->persistent_in_arena = x->lifetimes == AB_LIFETIMES_DEFAULT;
 	x->lb_op = -1;
 	if (x->in.has_graph) {
@@ -555,7 +556,8 @@ static double reuse(uint64_t peak, uint64_t sum)
 
 static const char *format_name(const struct ab_explanation *x)
 {
-	return x->in.is_tflite ? "tflite" : x->in.has_graph ? "graph" : "csv";
+	return x->in.is_tflite ? "tflite" : x->in.is_onnx ? "onnx"
+	       : x->in.has_graph ? "graph" : "csv";
 }
 
 static const char *lifetime_words(enum ab_lifetime_rule r)

@@ -204,7 +204,7 @@ inputs=$(mktemp "${TMPDIR:-/tmp}/arenabench-inputs.XXXXXX")
 trap 'rm -f "$inputs"' EXIT
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	if [ -d "$1" ]; then
-		find "$1/" -mindepth 1 -maxdepth 1 \( -name '*.graph' -o -name '*.csv' -o -name '*.tflite' \) \
+		find "$1/" -mindepth 1 -maxdepth 1 \( -name '*.graph' -o -name '*.csv' -o -name '*.tflite' -o -name '*.onnx' \) \
 			! -name '.*' | sed 's|//*|/|g' | LC_ALL=C sort >> "$inputs"
 	elif [ -f "$1" ]; then
 		echo "$1" >> "$inputs"

@@ -1,0 +1,63 @@
+/*
+ * ONNX (.onnx protobuf) importer.  The protobuf is read and shapes are
+ * inferred by Debian's libonnx through onnx_proto.cc; this module (C)
+ * fixes symbolic dimensions (--dim), folds int64 shape computations and
+ * feeds them back into inference, then builds a struct ab_graph.
+ * Semantics: docs/onnx.md.
+ *
+ * Contract: ab_onnx_parse/load return 0 or a negative errno and, on
+ * failure, fill err with "PATH: WHERE: what was found (what was expected)".
+ * Malformed files give -EBADMSG, sizes that overflow -EOVERFLOW, limits
+ * -E2BIG, values the importer cannot size (unresolved dimension, unknown
+ * shape, string/sequence/map values, Loop/Scan) -EINVAL.
+ *
+ * Only binaries that link onnx.o and onnx_proto.o (the CLI, the ONNX
+ * tests and fuzz target) read ONNX; ab_input_load reaches the importer
+ * through ab_input_set_onnx_loader (import/input.h).
+ */
+#ifndef AB_ONNX_H
+#define AB_ONNX_H
+
+#include "core/arenabench.h"
+#include "import/tflite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --dim NAME=VALUE overrides, shared with the TFLite importer's list:
+ * NAME is a symbolic dimension (dim_param) of a graph input. */
+struct ab_onnx_options {
+	size_t n_dims;
+	const struct ab_tflite_dim *dims;
+};
+
+struct ab_onnx_info {
+	int64_t ir_version;
+	int64_t opset;
+	char producer[64];
+	size_t n_nodes;          /* nodes of the main graph */
+	size_t n_initializers;
+	size_t n_const_nodes;    /* Constant nodes (weights) */
+	size_t n_folded_nodes;   /* nodes evaluated at import (all inputs constant) */
+	size_t n_inference_rounds;
+	size_t n_hinted;         /* values sized by the importer's own rules */
+	size_t n_external;       /* initializers with external data */
+	size_t n_subgraph_nodes; /* nodes inside If branches */
+	size_t n_dim_params;     /* distinct symbolic input dimensions */
+	bool used_dim_overrides;
+	uint64_t weights_bytes;  /* stored initializer/Constant bytes (external: by length) */
+};
+
+/* opt and info may be NULL. */
+int ab_onnx_parse(const uint8_t *data, size_t len, const char *path,
+		  const struct ab_onnx_options *opt, struct ab_graph *out,
+		  struct ab_onnx_info *info, struct ab_error *err);
+int ab_onnx_load(const char *path, const struct ab_onnx_options *opt,
+		 struct ab_graph *out, struct ab_onnx_info *info,
+		 struct ab_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
