@@ -204,7 +204,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			NEED_VALUE();
 			m = ab_reorder_method_from_name(v);
 			if (m < 0) {
-				fprintf(stderr, "arenabench: --reorder expects none, greedy or beam, got '%s'\n", v);
+				fprintf(stderr, "arenabench: --reorder expects none, greedy, beam or inductor, got '%s'\n", v);
 				return -EINVAL;
 			}
 			a->load.reorder.method = m;
