@@ -54,7 +54,7 @@ static void usage(FILE *f)
 	      "  --seed N, --budget N      search planners: seed and iteration budget\n"
 	      "  --phases N                multi_arena_phase: number of phases (default auto)\n"
 	      "  --safety-seconds S        wall-clock safety stop for search planners\n"
-	      "  --reorder M               reorder operators before planning: none | greedy | beam\n"
+	      "  --reorder M               reorder operators before planning: none | greedy | beam | inductor\n"
 	      "                            (docs/reorder.md; never raises the lower bound)\n"
 	      "  --reorder-width N         beam: states kept per step (default 64)\n"
 	      "  --inplace                 elementwise ops write into a last-read same-size input\n"
