@@ -16,7 +16,8 @@
  *     pattern planner (lib/ort_mem_pattern.c: best fit among live blocks).
  * Alignment and ties: as ort_mem_pattern; free-list ties by recency, then
  * the reverse of index order within a step.
- * Complexity: O(n log n) + O(n F) free-list scans + the pattern's O(n L).
+ * Complexity: O(n log n) + the pattern's O(n L): the free list is kept as
+ * one stack per size, which finds what ORT's front-to-back scan finds.
  * Source: microsoft/onnxruntime allocation_planner.cc at 005c1925 and
  * mem_pattern_planner.h at 00ca1689; tests pin ORT's
  * allocation_planner_test.cc ChainTest and hand cases.
@@ -34,40 +35,73 @@
 #include <stdlib.h>
 
 #include "lib/ort_mem_pattern.h"
+#include "lib/placement.h"
 #include "lib/replay.h"
+
+/* Per buffer, a dense id of its size (equal sizes, equal ids). */
+static int size_ids(const struct ab_problem *p, uint32_t *id)
+{
+	size_t n = p->n;
+	uint32_t *order = malloc((n + 1) * sizeof(*order));
+	uint64_t *size = calloc(n + 1, sizeof(*size));
+	int rc = -ENOMEM;
+
+	if (!order || !size)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		order[i] = (uint32_t)i;
+		size[i] = p->buf[i].size;
+	}
+	rc = ab_order_stable_by(order, n, size);
+	for (size_t k = 0, next = 0; !rc && k < n; k++) {
+		if (k && size[order[k]] != size[order[k - 1]])
+			next++;
+		id[order[k]] = (uint32_t)next;
+	}
+out:
+	free(order);
+	free(size);
+	return rc;
+}
 
 static int plan_ort_sequential(const struct ab_problem *p,
 			       const struct ab_plan_options *o,
 			       struct ab_plan *out)
 {
-	size_t n = p->n, n_free = 0;
+	size_t n = p->n;
 	struct ab_replay_event *ev = malloc((2 * n + 1) * sizeof(*ev));
 	uint32_t *group = malloc((n + 1) * sizeof(*group));
-	uint32_t *freelist = malloc((n + 1) * sizeof(*freelist)); /* top = front */
+	uint32_t *id = malloc((n + 1) * sizeof(*id));
+	/* The free list, by size: the first entry of a size from the front is
+	 * the most recently freed of that size, so one stack per size gives
+	 * ORT's scan in O(1). */
+	uint32_t *head = malloc((n + 1) * sizeof(*head));
+	uint32_t *below = malloc((n + 1) * sizeof(*below));
 	uint64_t peak;
 	int rc = -ENOMEM;
 
-	if (!ev || !group || !freelist)
+	if (!ev || !group || !id || !head || !below)
 		goto out;
-	rc = ab_replay_events(p, ev);
+	rc = size_ids(p, id);
+	if (!rc)
+		rc = ab_replay_events(p, ev);
+	for (size_t i = 0; i < n; i++)
+		head[i] = UINT32_MAX;
 	for (size_t k = 0; !rc && k < 2 * n; k++) {
-		uint32_t i = ev[k].buffer;
+		uint32_t i = ev[k].buffer, g = group[i];
 
 		if (ev[k].kind == AB_REPLAY_FREE) {
-			freelist[n_free++] = group[i];
+			if (!p->buf[i].size)
+				continue;
+			below[g] = head[id[g]];
+			head[id[g]] = g;
 			continue;
 		}
 		group[i] = i;
-		if (!p->buf[i].size)
-			continue;
-		for (size_t j = n_free; j-- > 0;)
-			if (p->buf[freelist[j]].size == p->buf[i].size) {
-				group[i] = freelist[j];
-				for (; j + 1 < n_free; j++)
-					freelist[j] = freelist[j + 1];
-				n_free--;
-				break;
-			}
+		if (p->buf[i].size && head[id[i]] != UINT32_MAX) {
+			group[i] = head[id[i]];
+			head[id[i]] = below[group[i]];
+		}
 	}
 	if (!rc)
 		rc = ab_ort_mem_pattern(p, o, group, out->offset, &peak);
@@ -78,7 +112,9 @@ static int plan_ort_sequential(const struct ab_problem *p,
 out:
 	free(ev);
 	free(group);
-	free(freelist);
+	free(id);
+	free(head);
+	free(below);
 	return rc;
 }
 
