@@ -15,9 +15,10 @@
  * planner added to planners/.
  */
 #include <errno.h>
-#include <string.h>
 
 #include "core/arenabench.h"
+
+extern const struct ab_planner ab_planner_best_of; /* itself: skipped */
 
 static int plan_best_of(const struct ab_problem *p,
 			const struct ab_plan_options *o, struct ab_plan *out)
@@ -31,7 +32,7 @@ static int plan_best_of(const struct ab_problem *p,
 	for (size_t k = 0; k < ab_planner_count(); k++) {
 		const struct ab_planner *pl = ab_planner_at(k);
 
-		if (pl->cost != AB_COST_FAST || !strcmp(pl->name, "best_of"))
+		if (pl->cost != AB_COST_FAST || pl == &ab_planner_best_of)
 			continue;
 		ab_plan_reset(&tmp);
 		rc = pl->plan(p, o, &tmp);
@@ -39,16 +40,7 @@ static int plan_best_of(const struct ab_problem *p,
 			break;
 		if (tmp.peak < best) {
 			best = tmp.peak;
-			memcpy(out->offset, tmp.offset,
-			       p->n * sizeof(*out->offset));
-			memcpy(out->arena, tmp.arena,
-			       p->n * sizeof(*out->arena));
-			out->n_arenas = tmp.n_arenas;
-			memcpy(out->arena_base, tmp.arena_base,
-			       sizeof(out->arena_base));
-			memcpy(out->arena_size, tmp.arena_size,
-			       sizeof(out->arena_size));
-			out->peak = tmp.peak;
+			ab_plan_copy(out, &tmp);
 		}
 	}
 	ab_plan_free(&tmp);

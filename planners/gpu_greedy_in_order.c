@@ -34,7 +34,7 @@
 
 #include "lib/placement.h"
 #include "lib/search.h"
-#include "core/sort.h"
+#include "core/arenabench.h"
 
 static int plan_gpu_greedy_in_order(const struct ab_problem *p,
 				    const struct ab_plan_options *o,

@@ -52,7 +52,7 @@ Test(geometric, accepts_the_hand_made_plan)
 	cr_expect_eq(f.plan.peak, 24576);
 	cr_expect_eq(ab_validate_plan(&f.p, &f.plan, 1, NULL), AB_PLAN_VALID);
 	cr_expect_eq(ab_validate_plan(&f.p, &f.plan, 4096, NULL), AB_PLAN_VALID);
-	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan,
 				     NULL, &mode, NULL),
 		     AB_PLAN_VALID);
 	cr_expect_eq(mode, AB_EXEC_FULL);
@@ -155,7 +155,7 @@ Test(execution, catches_a_plan_made_from_a_shortened_lifetime)
 	cr_assert_eq(plan.offset[C], 0);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID,
 		     "the geometric check shares the lifetime bug");
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL,
 				     NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.a, B, "victim");
@@ -176,7 +176,7 @@ Test(execution, catches_an_output_written_over_its_own_input)
 	f.plan.offset[f.B] = 0;
 	f.plan.offset[f.C] = 8192;
 	ab_plan_finish_single(&f.plan, &f.p);
-	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan,
 				     NULL, NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.a, f.A);
@@ -194,7 +194,7 @@ Test(execution, sampled_mode_still_catches_a_stomp)
 	f.plan.offset[f.B] = 0;
 	f.plan.offset[f.C] = 8192;
 	ab_plan_finish_single(&f.plan, &f.p);
-	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan,
 				     &sampled, &got, NULL),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(got, AB_EXEC_SAMPLED);
@@ -215,14 +215,14 @@ Test(execution, problem_mode_checks_csv_intervals)
 	plan.offset[0] = 0;
 	plan.offset[1] = 4; /* overlaps a's upper half */
 	ab_plan_finish_single(&plan, &p);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan,
 				     NULL, NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.a, 0);
 	cr_expect_eq(r.b, 1);
 	plan.offset[1] = 8;
 	ab_plan_finish_single(&plan, &p);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, AB_LIFETIMES_DEFAULT,
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan,
 				     NULL, NULL, NULL),
 		     AB_PLAN_VALID);
 	ab_plan_free(&plan);

@@ -316,3 +316,26 @@ Test(cli, tiers_that_cannot_hold_the_buffers_fail_with_the_bytes_needed)
 	cr_expect(strstr(out, "--reorder expects none, greedy, beam or inductor, got 'sideways'") != NULL, "%s", out);
 	free(out);
 }
+
+/* The option layer: per-command help, --opt=value, and an option that does
+ * not apply to the command is an error naming it (exit 2). */
+Test(cli, help_equals_values_and_inapplicable_options)
+{
+	char *out;
+
+	cr_expect_eq(run("plan --help", &out), 0);
+	cr_expect(strstr(out, "usage: arenabench plan FILE --planner P") && strstr(out, "--emit-plan FILE") &&
+		  strstr(out, "defaults: --align 1, --lifetimes default") && strstr(out, "example:"), "%s", out);
+	cr_expect(strstr(out, "--no-timing") == NULL, "bench's option is not in plan's help: %s", out);
+	free(out);
+	/* chain_24k: lower bound 24576 bytes (docs/semantics.md's worked example) */
+	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planner=size_first_fit --align=16", &out), 0, "%s", out);
+	cr_expect(strstr(out, "planner:      size_first_fit (align 16;") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("list --inplace", &out), 2);
+	cr_expect(strstr(out, "list: option --inplace does not apply to list") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("bench graphs/starter --emit-plan x --no-timing", &out), 2);
+	cr_expect(strstr(out, "bench: option --emit-plan does not apply to bench") != NULL, "%s", out);
+	free(out);
+}

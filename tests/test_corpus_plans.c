@@ -60,10 +60,10 @@ static void check_file(const char *path, size_t *checked)
 	for (size_t r = 0; r < rows.n; r++) {
 		const struct ab_row *row = &rows.row[r];
 
-		cr_expect(row->valid, "%s: %s at align %u: %s", path,
+		cr_expect(row->check.valid, "%s: %s at align %u: %s", path,
 			  row->planner->name, row->align,
-			  row->error ? row->error : "?");
-		cr_expect_geq(row->peak_bytes, row->lower_bound_bytes,
+			  row->check.message ? row->check.message : "?");
+		cr_expect_geq(row->check.peak_bytes, row->lower_bound_bytes,
 			      "%s: %s beats the lower bound", path,
 			      row->planner->name);
 		(*checked)++;

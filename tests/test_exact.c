@@ -53,7 +53,7 @@ static void run_exact_with(const struct ab_problem *p, uint32_t align,
 	cr_assert_eq(ab_validate_plan(p, plan, align, &res), AB_PLAN_VALID,
 		     "%s: %s (%zu, %zu)", p->name,
 		     ab_verdict_name(res.verdict), res.a, res.b);
-	cr_assert_eq(ab_execute_plan(NULL, p, plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_assert_eq(ab_execute_plan(NULL, p, plan, NULL,
 				     &mode, &res),
 		     AB_PLAN_VALID, "%s: execution check %s (%zu, %zu)",
 		     p->name, ab_verdict_name(res.verdict), res.a, res.b);

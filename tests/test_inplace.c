@@ -202,7 +202,7 @@ static void expect_offsets(const char *planner, const struct ab_graph *g,
 	cr_expect_eq(plan.peak, peak, "%s peak %llu, want %llu", planner,
 		     (unsigned long long)plan.peak, (unsigned long long)peak);
 	cr_expect_eq(ab_validate_plan(p, &plan, 1, NULL), AB_PLAN_VALID);
-	cr_expect_eq(ab_execute_plan(g, p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(g, p, &plan, NULL,
 				     NULL, NULL),
 		     AB_PLAN_VALID, "%s", planner);
 	ab_plan_free(&plan);
@@ -441,7 +441,7 @@ Test(inplace, the_execution_check_passes_a_correct_in_place_plan)
 	problem(chain, AB_LIFETIMES_DEFAULT, true, 0, &g, &p);
 	tu_plan("greedy_last_use", &p, 1, &plan);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID);
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL,
 				     &mode, &r),
 		     AB_PLAN_VALID, "verdict %s, tensors %d %d",
 		     ab_verdict_name(r.verdict), r.tensor_a, r.tensor_b);
@@ -508,7 +508,7 @@ Test(inplace, a_wrong_aliasing_is_a_stomp_at_the_later_read)
 	tu_plan("size_first_fit", &p, 1, &plan);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID,
 		     "the geometric check sees only buffers");
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL,
 				     NULL, &r),
 		     AB_PLAN_STOMP);
 	/* relu wrote b over a (legal at relu, in-place semantics); add reads
@@ -544,7 +544,7 @@ Test(inplace, an_alias_at_an_op_that_is_not_elementwise_is_a_stomp_there)
 	p.buf[D].first = p.buf[D].last = 0;
 	tu_plan("size_first_fit", &p, 1, &plan);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID);
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL,
 				     NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.step, 3);
@@ -580,7 +580,7 @@ Test(inplace, an_alias_onto_a_graph_input_is_caught_under_tflite)
 	p.tensor_buffer[tensor_index(&g, "a")] = In;
 	p.buf[A].first = p.buf[A].last = 1;
 	tu_plan("linear", &p, 1, &plan);
-	cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_TFLITE, NULL,
+	cr_expect_eq(ab_execute_plan(&g, &p, &plan, NULL,
 				     NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.tensor_a, tensor_index(&g, "in"));
@@ -627,18 +627,18 @@ static void bench_file(const char *path, enum ab_lifetime_rule rule,
 	for (size_t r = 0; r < rows.n; r++) {
 		const struct ab_row *row = &rows.row[r];
 
-		cr_expect(row->valid, "%s%s: %s at align %u: %s", path,
+		cr_expect(row->check.valid, "%s%s: %s at align %u: %s", path,
 			  inplace ? " (inplace)" : "", row->planner->name,
-			  row->align, row->error ? row->error : "?");
-		cr_expect_geq(row->peak_bytes, row->lower_bound_bytes);
+			  row->align, row->check.message ? row->check.message : "?");
+		cr_expect_geq(row->check.peak_bytes, row->lower_bound_bytes);
 	}
 	/* row 0: size_first_fit at alignment 1 */
 	if (inplace) {
 		z->bound_inplace = rows.row[0].lower_bound_bytes;
-		z->peak_inplace = rows.row[0].peak_bytes;
+		z->peak_inplace = rows.row[0].check.peak_bytes;
 	} else {
 		z->bound = rows.row[0].lower_bound_bytes;
-		z->peak = rows.row[0].peak_bytes;
+		z->peak = rows.row[0].check.peak_bytes;
 		z->buffers = rows.row[0].buffers;
 	}
 	ab_rows_free(&rows);

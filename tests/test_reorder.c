@@ -782,7 +782,7 @@ static uint64_t plan_and_execute(const struct ab_graph *g, uint64_t *digest,
 	cr_assert_eq(ab_problem_from_graph(g, &default_rule, &p, &err), 0, "%s", err.msg);
 	tu_plan("xla_best_fit", &p, 1, &plan);
 	cr_expect_eq(ab_validate_plan(&p, &plan, 1, &res), AB_PLAN_VALID, "%s", g->name);
-	*verdict = ab_execute_plan(g, &p, &plan, AB_LIFETIMES_DEFAULT, NULL, NULL, &res);
+	*verdict = ab_execute_plan(g, &p, &plan, NULL, NULL, &res);
 	*digest = res.outputs_digest;
 	peak = plan.peak;
 	ab_plan_free(&plan);

@@ -422,7 +422,7 @@ static void expect_checked_tiers(const struct ab_graph *g,
 		     0, "%s: %s", pl->name, err.msg);
 	cr_expect_eq(ab_validate_plan(p, &plan, o->align, &res), AB_PLAN_VALID,
 		     "%s: %s", pl->name, ab_verdict_name(res.verdict));
-	cr_expect_eq(ab_execute_plan(g, p, &plan, AB_LIFETIMES_DEFAULT, NULL,
+	cr_expect_eq(ab_execute_plan(g, p, &plan, NULL,
 				     &mode, &res),
 		     AB_PLAN_VALID, "%s: %s", pl->name, ab_verdict_name(res.verdict));
 	cr_expect_eq(ab_tiers_check(&plan, tiers, 2, &err), 0, "%s: %s",
@@ -673,7 +673,7 @@ static void zoo_through_the_checks(enum ab_tier_benefit benefit,
 		cr_expect_eq(ab_validate_plan(&p, &plan, align, &res), AB_PLAN_VALID,
 			     "%s: %s (%zu, %zu)", path, ab_verdict_name(res.verdict),
 			     res.a, res.b);
-		cr_expect_eq(ab_execute_plan(&g, &p, &plan, AB_LIFETIMES_DEFAULT,
+		cr_expect_eq(ab_execute_plan(&g, &p, &plan,
 					     NULL, &mode, &res),
 			     AB_PLAN_VALID, "%s: %s at step %d", path,
 			     ab_verdict_name(res.verdict), res.step);

@@ -1,15 +1,46 @@
 /*
- * `arenabench scale`: one (input, planner) measurement for the scaling
- * study (scripts/study/scaling.sh runs one process per measurement, so the peak
- * resident size belongs to that planner and size alone).
+ * The scaling study's one measurement (scripts/study/scaling.sh runs one
+ * `arenabench scale` process per measurement, so the peak resident size
+ * belongs to that planner and size alone): load FILE, plan it once with a
+ * wall clock (the budget check), record the process's peak resident size
+ * (getrusage ru_maxrss: loading plus planning, before anything else runs),
+ * check the plan geometrically, and, when the first plan finished within
+ * the budget, time the planner with Google Benchmark (median and standard
+ * deviation over repetitions).  status is ok, timed_out (the first plan
+ * took longer than the budget: no timing), invalid or failed.
+ * first_plan_cpu_ns is the process CPU time of the first plan: on a busy
+ * machine it shows how much of the wall time was waiting.
+ * Contract: 0 or a negative errno with err filled.
  */
 #ifndef AB_SCALE_H
 #define AB_SCALE_H
 
-/* The whole subcommand: argv[1] is "scale".  Strips Google Benchmark's
- * flags itself, prints one CSV row (with --header, the header line first)
- * on stdout and messages on stderr.  Returns the exit code: 0 measured
- * (status ok, timed_out or invalid is in the row), 2 bad usage or input. */
-int ab_scale_main(int argc, char **argv);
+#include <stdio.h>
+
+#include "bench/bench.h"
+
+struct ab_scale_result {
+	char problem[256];
+	size_t buffers, max_live_buffers;
+	const struct ab_planner *planner;
+	uint32_t align;
+	bool timed;                  /* plan_ns.. are set */
+	double plan_ns, plan_ns_stddev;
+	int repetitions;
+	double first_plan_ns, first_plan_cpu_ns;
+	uint64_t load_rss_bytes, peak_rss_bytes;
+	uint64_t peak_bytes, lower_bound_bytes;
+	const char *status;          /* ok | timed_out | invalid | failed */
+};
+
+/* timer times the planner (the CLI's Google Benchmark, initialised
+ * before). */
+int ab_scale_measure(const char *file, const struct ab_planner *pl,
+		     uint32_t align, double budget_seconds,
+		     const struct ab_timer *timer,
+		     struct ab_scale_result *r, struct ab_error *err);
+
+/* The CSV row (with header, the header line first).  0 or -EIO. */
+int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header);
 
 #endif

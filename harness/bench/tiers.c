@@ -167,63 +167,6 @@ int ab_tier_benefit_from_name(const char *s)
 	return -1;
 }
 
-/* ---------------------------------------------------------------- accesses */
-
-static void add_sat(uint32_t *x, uint32_t d)
-{
-	*x = *x > UINT32_MAX - d ? UINT32_MAX : *x + d;
-}
-
-int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
-		       uint32_t **out, struct ab_error *err)
-{
-	uint32_t *per_tensor, *acc;
-	bool *written;
-
-	*out = NULL;
-	for (size_t i = 0; i < p->n; i++)
-		if (!p->tensor || p->tensor[i] < 0 ||
-		    (size_t)p->tensor[i] >= g->n_tensors)
-			return ab_fail(err, -EINVAL,
-				       "problem '%s': buffer %zu has no tensor of graph '%s'; accesses need a graph-derived problem",
-				       p->name ? p->name : "?", i, g->name ? g->name : "?");
-	per_tensor = calloc(g->n_tensors + 1, sizeof(*per_tensor));
-	written = calloc(g->n_tensors + 1, sizeof(*written));
-	acc = malloc((p->n + 1) * sizeof(*acc));
-	if (!per_tensor || !written || !acc) {
-		free(per_tensor);
-		free(written);
-		free(acc);
-		return ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
-	}
-	for (size_t k = 0; k < g->n_ops; k++) {
-		const struct ab_op *op = &g->ops[k];
-
-		for (int j = 0; j < op->n_inputs; j++)
-			if (op->inputs[j] >= 0)
-				add_sat(&per_tensor[op->inputs[j]], 1);
-		for (int j = 0; j < op->n_outputs; j++) {
-			add_sat(&per_tensor[op->outputs[j]], 1);
-			written[op->outputs[j]] = true;
-		}
-		for (int j = 0; j < op->n_scratch; j++) {
-			add_sat(&per_tensor[op->scratch[j]], 2);
-			written[op->scratch[j]] = true;
-		}
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		int32_t t = p->tensor[i];
-
-		acc[i] = per_tensor[t];
-		if (!written[t])
-			add_sat(&acc[i], 1); /* the caller writes it */
-	}
-	free(per_tensor);
-	free(written);
-	*out = acc;
-	return 0;
-}
-
 /* ---------------------------------------------------------- the ranking */
 
 struct rank_entry {

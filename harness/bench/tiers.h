@@ -123,7 +123,7 @@ struct ab_tier_report {
 
 /*
  * Plans p over the tiers (see the top of this file).  accesses[i] is
- * buffer i's reads + writes (ab_buffer_accesses) or NULL (1 each; then
+ * buffer i's reads + writes (ab_buffer_accesses, core) or NULL (1 each; then
  * by accesses ranks as by bytes).  out has room for p->n buffers
  * (ab_plan_alloc); on success out->n_arenas = n_tiers and arena t is tier
  * t.  rep may be NULL.  A last tier too small for the rest fails with
@@ -144,15 +144,5 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
 		   int n_tiers, struct ab_error *err);
 
-/*
- * Accesses of each buffer of a graph-derived problem (p->tensor[i] is
- * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
- * op input, one per op output, two per scratch use (written and read by
- * its op), plus one write by the caller for a tensor no op writes (graph
- * inputs, vars).  At least 1; saturates at UINT32_MAX.  -EINVAL when a
- * buffer has no tensor (a CSV problem: pass NULL accesses instead).
- */
-int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
-		       uint32_t **out, struct ab_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * Planning time through Google Benchmark, behind a C API.  The one C++
- * file of arenabench (timing.cc) implements it.
+ * Planning time behind a C interface: what the bench loop and the scale
+ * measurement call to time a planner.  Google Benchmark's implementation
+ * is in cli/timing.cc, the one C++ file of arenabench.
  */
 #ifndef AB_TIMING_H
 #define AB_TIMING_H
@@ -20,27 +21,23 @@ struct ab_timing_result {
 	int error;          /* the timed function reported an error */
 };
 
-/* Parses Google Benchmark's own flags (--benchmark_*) out of argv, after
- * installing arenabench's defaults (min time, repetitions) that any flag
- * given by the user overrides.  Unknown --benchmark_ flags are an error.
- * Returns 0, or -EINVAL with a message in err (size errlen). */
-int ab_timing_init(int *argc, char **argv, double default_min_time,
-		   int default_repetitions, char *err, size_t errlen);
-
 /* The timed function; returns 0 or non-zero on error. */
 typedef int (*ab_timed_fn)(void *ctx);
 typedef void (*ab_timing_cb)(void *user, size_t index,
 			     const struct ab_timing_result *r);
 
-/* Registers a batch of functions, runs them (respecting the usual flags,
- * e.g. --benchmark_filter), reports each result through cb with its index
- * in the batch, then clears the registrations.  Benchmarks run one after
- * another on the calling thread, never two at once. */
-int ab_timing_run(const char *const *names, ab_timed_fn *fns, void **ctxs,
-		  size_t count, ab_timing_cb cb, void *user);
-
-/* "1.7.1": the library version this was built against, for the metadata. */
-const char *ab_timing_library(void);
+/* A timer, supplied by the binary that times (the CLI gives Google
+ * Benchmark's, cli/timing.cc), so that the library, the tests and the
+ * generators do not link it.  run registers a batch of functions, runs
+ * them one after another on the calling thread, reports each result
+ * through cb with its index in the batch and clears the registrations;
+ * returns 0 or a negative errno.  library names it for the metadata
+ * ("1.7.1"). */
+struct ab_timer {
+	int (*run)(const char *const *names, ab_timed_fn *fns, void **ctxs,
+		   size_t count, ab_timing_cb cb, void *user);
+	const char *(*library)(void);
+};
 
 #ifdef __cplusplus
 }

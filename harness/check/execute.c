@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 static const char *const mode_names[] = {
 	[AB_EXEC_FULL] = "full",
@@ -383,13 +382,12 @@ static void map_tensors(const struct ab_graph *g, const struct ab_problem *p,
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
 				const struct ab_plan *plan,
-				enum ab_lifetime_rule rule,
 				const enum ab_exec_mode *force,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res)
 {
 	struct ab_exec_memory memory = { 0 };
-	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, rule, force,
+	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, force,
 						  mode, res, &memory);
 
 	free(memory.mem);
@@ -399,7 +397,6 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 				      const struct ab_problem *p,
 				      const struct ab_plan *plan,
-				      enum ab_lifetime_rule rule,
 				      const enum ab_exec_mode *force,
 				      enum ab_exec_mode *mode,
 				      struct ab_check_result *res,
@@ -451,7 +448,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 			v = res->verdict = AB_PLAN_CHECK_FAILED;
 		} else {
 			map_tensors(g, p, ge.buf_of);
-			v = run_graph(&ge, rule, res);
+			v = run_graph(&ge, p->lifetimes, res);
 		}
 		free(ge.buf_of);
 		free(ge.seed);

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 static const char *const verdict_names[] = {
 	[AB_PLAN_VALID] = "valid",

@@ -141,6 +141,11 @@ enum ab_lifetime_rule {
 };
 const char *ab_lifetime_rule_name(enum ab_lifetime_rule r);
 int ab_lifetime_rule_from_name(const char *s); /* -1 if unknown */
+/* The step at which operator `op` runs under rule r, and the operator
+ * running at `step` (negative: before the first operator, the TFLite
+ * Micro step 0).  The only place the TFLite Micro step shift is stated. */
+int32_t ab_lifetime_step_of_op(enum ab_lifetime_rule r, int32_t op);
+int32_t ab_lifetime_op_at_step(enum ab_lifetime_rule r, int32_t step);
 
 struct ab_buffer {
 	uint64_t size;  /* raw bytes; never rounded by alignment */
@@ -151,6 +156,9 @@ struct ab_buffer {
 
 struct ab_problem {
 	char *name;
+	/* The lifetime rule that built the intervals (graph problems; CSV
+	 * problems keep AB_LIFETIMES_DEFAULT).  Checks read it from here. */
+	enum ab_lifetime_rule lifetimes;
 	size_t n;                 /* buffers */
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
@@ -187,6 +195,18 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err);
 void ab_problem_free(struct ab_problem *p);
+
+/*
+ * Accesses of each buffer (harness/core/lifetime.c, beside the lifetimes
+ * they count; computed when tiers ranked by accesses need them) of a graph-derived problem (p->tensor[i] is
+ * buffer i's tensor), malloc'd into *out (p->n entries): one per use as an
+ * op input, one per op output, two per scratch use (written and read by
+ * its op), plus one write by the caller for a tensor no op writes (graph
+ * inputs, vars).  At least 1; saturates at UINT32_MAX.  -EINVAL when a
+ * buffer has no tensor (a CSV problem: pass NULL accesses instead).
+ */
+int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
+		       uint32_t **out, struct ab_error *err);
 int ab_problem_alloc(struct ab_problem *p, size_t n);
 
 /* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
@@ -239,6 +259,10 @@ struct ab_plan {
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
 void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
 void ab_plan_free(struct ab_plan *plan);
+/* Copies src's placement into dst (room for src->n buffers): offsets,
+ * arenas, arena extents and peak.  The search fields (stopped_by, optimal,
+ * best_bound, iterations) stay as dst has them. */
+void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src);
 /* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
  * offset[,arena] in problem order; upper = last + 1. */
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
@@ -299,7 +323,7 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
  * its producer and the seeds of the producer's inputs.  With a graph, at
  * step k the op's inputs are verified, its outputs and scratch written,
  * then inputs, outputs and scratch verified again; graph outputs (and, under
- * the tflite rule, graph inputs) are verified at the end.  A stomp is thus
+ * the tflite rule, graph inputs) are verified at the end (the rule is p->lifetimes).  A stomp is thus
  * seen at the victim's next read at the latest, and is attributed to the
  * write that hit it.  Tensors share buffers as p->tensor_buffer says; an
  * input that shares a buffer with an output of the same AB_OP_ELEMENTWISE
@@ -311,7 +335,6 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
 				const struct ab_plan *plan,
-				enum ab_lifetime_rule rule,
 				const enum ab_exec_mode *force,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res);
@@ -326,7 +349,6 @@ struct ab_exec_memory {
 enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 				      const struct ab_problem *p,
 				      const struct ab_plan *plan,
-				      enum ab_lifetime_rule rule,
 				      const enum ab_exec_mode *force,
 				      enum ab_exec_mode *mode,
 				      struct ab_check_result *res,
@@ -368,6 +390,20 @@ struct ab_planner {
 size_t ab_planner_count(void);
 const struct ab_planner *ab_planner_at(size_t i);
 const struct ab_planner *ab_planner_find(const char *name);
+
+/* ------------------------------------------------------------------- sort */
+
+/* Stable radix sort of (key, index) pairs: the one sort every stage (and
+ * every planner) uses (harness/core/sort.c). */
+struct ab_key_index {
+	uint64_t key;
+	uint32_t index;
+};
+
+/* Sorts by key ascending; equal keys keep their input order (stable).
+ * O(n * passes): 16-bit digits (8-bit below 65536 items), digits equal in
+ * every key skipped.  Below 64 items, insertion sort. */
+int ab_sort_key_index(struct ab_key_index *a, size_t n);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
 static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,

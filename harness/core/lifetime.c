@@ -30,6 +30,16 @@ const char *ab_lifetime_rule_name(enum ab_lifetime_rule r)
 	return (unsigned)r < AB_LIFETIMES_COUNT ? rule_names[r] : "?";
 }
 
+int32_t ab_lifetime_step_of_op(enum ab_lifetime_rule r, int32_t op)
+{
+	return r == AB_LIFETIMES_TFLM ? op + 1 : op;
+}
+
+int32_t ab_lifetime_op_at_step(enum ab_lifetime_rule r, int32_t step)
+{
+	return r == AB_LIFETIMES_TFLM ? step - 1 : step;
+}
+
 int ab_lifetime_rule_from_name(const char *s)
 {
 	for (int i = 0; i < AB_LIFETIMES_COUNT; i++)
@@ -91,7 +101,8 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			  struct ab_problem *out, struct ab_error *err)
 {
 	const bool tflm = opt->lifetimes == AB_LIFETIMES_TFLM;
-	const int32_t shift = tflm ? 1 : 0; /* step of op k is k + shift */
+	/* step of op k is k + shift */
+	const int32_t shift = ab_lifetime_step_of_op(opt->lifetimes, 0);
 	const int32_t last_step = (int32_t)g->n_ops - 1 + shift;
 	int32_t *first = NULL, *last = NULL, *root = NULL;
 	uint64_t *size = NULL;
@@ -242,6 +253,7 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			b->align = align;
 	}
 	out->steps = last_step + 1;
+	out->lifetimes = opt->lifetimes;
 	out->name = strdup(g->name ? g->name : "graph");
 	if (phases) {
 		out->phase_starts = malloc(phases * sizeof(*out->phase_starts));
@@ -264,4 +276,61 @@ out:
 	if (rc)
 		ab_problem_free(out);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- accesses (for tiers ranked by accesses) */
+
+static void add_sat(uint32_t *x, uint32_t d)
+{
+	*x = *x > UINT32_MAX - d ? UINT32_MAX : *x + d;
+}
+
+int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
+		       uint32_t **out, struct ab_error *err)
+{
+	uint32_t *per_tensor, *acc;
+	bool *written;
+
+	*out = NULL;
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->tensor || p->tensor[i] < 0 ||
+		    (size_t)p->tensor[i] >= g->n_tensors)
+			return ab_fail(err, -EINVAL,
+				       "problem '%s': buffer %zu has no tensor of graph '%s'; accesses need a graph-derived problem",
+				       p->name ? p->name : "?", i, g->name ? g->name : "?");
+	per_tensor = calloc(g->n_tensors + 1, sizeof(*per_tensor));
+	written = calloc(g->n_tensors + 1, sizeof(*written));
+	acc = malloc((p->n + 1) * sizeof(*acc));
+	if (!per_tensor || !written || !acc) {
+		free(per_tensor);
+		free(written);
+		free(acc);
+		return ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
+	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		for (int j = 0; j < op->n_inputs; j++)
+			if (op->inputs[j] >= 0)
+				add_sat(&per_tensor[op->inputs[j]], 1);
+		for (int j = 0; j < op->n_outputs; j++) {
+			add_sat(&per_tensor[op->outputs[j]], 1);
+			written[op->outputs[j]] = true;
+		}
+		for (int j = 0; j < op->n_scratch; j++) {
+			add_sat(&per_tensor[op->scratch[j]], 2);
+			written[op->scratch[j]] = true;
+		}
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		int32_t t = p->tensor[i];
+
+		acc[i] = per_tensor[t];
+		if (!written[t])
+			add_sat(&acc[i], 1); /* the caller writes it */
+	}
+	free(per_tensor);
+	free(written);
+	*out = acc;
+	return 0;
 }

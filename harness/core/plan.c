@@ -33,6 +33,16 @@ void ab_plan_reset(struct ab_plan *plan)
 	plan->iterations = 0;
 }
 
+void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src)
+{
+	memcpy(dst->offset, src->offset, src->n * sizeof(*dst->offset));
+	memcpy(dst->arena, src->arena, src->n * sizeof(*dst->arena));
+	dst->n_arenas = src->n_arenas;
+	memcpy(dst->arena_base, src->arena_base, sizeof(dst->arena_base));
+	memcpy(dst->arena_size, src->arena_size, sizeof(dst->arena_size));
+	dst->peak = src->peak;
+}
+
 void ab_plan_free(struct ab_plan *plan)
 {
 	free(plan->offset);

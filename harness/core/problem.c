@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 int ab_problem_alloc(struct ab_problem *p, size_t n)
 {

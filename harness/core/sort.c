@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sort.h"
+#include "core/arenabench.h"
 
 static void insertion_sort(struct ab_key_index *a, size_t n)
 {

@@ -1,18 +1,9 @@
-/* Stable radix sort of (key, index) pairs: the one sort every stage uses. */
+/* The sort is declared in core/arenabench.h (planners use it too).  This
+ * header stays only for planners/lib/first_fit_index.c, which issue 19's
+ * split rewrites; new code includes core/arenabench.h. */
 #ifndef AB_SORT_H
 #define AB_SORT_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-struct ab_key_index {
-	uint64_t key;
-	uint32_t index;
-};
-
-/* Sorts by key ascending; equal keys keep their input order (stable).
- * O(n * passes): 16-bit digits (8-bit below 65536 items), digits equal in
- * every key skipped.  Below 64 items, insertion sort. */
-int ab_sort_key_index(struct ab_key_index *a, size_t n);
+#include "core/arenabench.h"
 
 #endif

@@ -6,8 +6,7 @@
 #include <time.h>
 
 #include "import/input.h"
-#include "bench/tiers.h"
-#include "core/sort.h"
+#include "core/arenabench.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -90,9 +89,6 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
 	if (rc)
 		goto fail;
-	rc = ab_buffer_accesses(&in->graph, &in->problem, &in->accesses, err);
-	if (rc)
-		goto fail;
 	return 0;
 fail:
 	ab_input_free(in);
@@ -102,7 +98,6 @@ fail:
 void ab_input_free(struct ab_input *in)
 {
 	free(in->path);
-	free(in->accesses);
 	ab_graph_free(&in->graph);
 	ab_problem_free(&in->problem);
 	if (in->is_tflite)

@@ -31,9 +31,6 @@ struct ab_input {
 	bool reordered;
 	struct ab_reorder_report reorder;
 	double reorder_ns;         /* wall time of the reordering, 0 without */
-	/* Accesses per buffer (1 write + reads; ab_buffer_accesses), for tiers
-	 * ranked by accesses; NULL for a CSV problem (then 1 each). */
-	uint32_t *accesses;
 };
 
 int ab_input_load(const char *path, const struct ab_load_options *o,

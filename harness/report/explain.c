@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "report/explain.h"
 #include "bench/tiers.h"
-#include "bench/bench.h"
+#include "bench/run.h"
+#include "check/check.h"
 #include "lib/placement.h"
 #include "report/plan_files.h"
+#include "core/sort.h"
 
 #define DEFAULT_ROWS 48
 #define DEFAULT_WIDTH 64
@@ -85,24 +86,24 @@ int ab_pick_planners(const char *list, const char *cost,
 	return 0;
 }
 
-static const struct ab_problem *g_sort_problem; /* qsort has no context */
-
-static int by_size_desc(const void *a, const void *b)
+/* v (ascending indices) by size, largest first; equal sizes keep index
+ * order (the sort is stable). */
+static int sort_by_size(const struct ab_problem *p, size_t *v, size_t n)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	uint64_t si = g_sort_problem->buf[i].size;
-	uint64_t sj = g_sort_problem->buf[j].size;
+	struct ab_key_index *k = malloc((n + 1) * sizeof(*k));
 
-	if (si != sj)
-		return si > sj ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-static void sort_by_size(const struct ab_problem *p, size_t *v, size_t n)
-{
-	g_sort_problem = p;
-	qsort(v, n, sizeof(*v), by_size_desc);
-	g_sort_problem = NULL;
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct ab_key_index){ ~p->buf[v[i]].size, (uint32_t)v[i] };
+	if (ab_sort_key_index(k, n)) {
+		free(k);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = k[i].index;
+	free(k);
+	return 0;
 }
 
 /* Timeline characters: by first use, each buffer takes the character
@@ -152,7 +153,7 @@ static int analyse_tensors(struct ab_explanation *x)
 	x->persistent_in_arena = x->lifetimes != AB_LIFETIMES_TFLM;
 	x->lb_op = -1;
 	if (x->in.has_graph) {
-		int shift = x->lifetimes == AB_LIFETIMES_TFLM;
+		int32_t lb_op = ab_lifetime_op_at_step(x->lifetimes, x->lb_step);
 
 		for (size_t t = 0; t < g->n_tensors; t++) {
 			if (g->tensors[t].kind == AB_KIND_VAR)
@@ -160,9 +161,8 @@ static int analyse_tensors(struct ab_explanation *x)
 			if (g->tensors[t].dtype == AB_DTYPE_STRING)
 				x->n_strings++;
 		}
-		if (x->lb_step - shift >= 0 &&
-		    (size_t)(x->lb_step - shift) < g->n_ops)
-			x->lb_op = x->lb_step - shift;
+		if (lb_op >= 0 && (size_t)lb_op < g->n_ops)
+			x->lb_op = lb_op;
 		x->strings = malloc((x->n_strings + 1) * sizeof(*x->strings));
 		if (!x->strings)
 			return -ENOMEM;
@@ -187,8 +187,11 @@ static int analyse_tensors(struct ab_explanation *x)
 		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last)
 			x->lb_live[x->n_lb_live++] = i;
 	}
-	sort_by_size(p, x->lb_live, x->n_lb_live);
-	sort_by_size(p, all, p->n);
+	if (sort_by_size(p, x->lb_live, x->n_lb_live) ||
+	    sort_by_size(p, all, p->n)) {
+		free(all);
+		return -ENOMEM;
+	}
 	x->n_largest = p->n < AB_EXPLAIN_TOP ? p->n : AB_EXPLAIN_TOP;
 	memcpy(x->largest, all, x->n_largest * sizeof(*all));
 	free(all);
@@ -222,11 +225,11 @@ static int best_at(const struct ab_explanation *x, size_t j)
 	for (size_t k = 0; k < x->n_planners; k++) {
 		const struct ab_explain_result *r = ab_explain_at(x, k, j), *b;
 
-		if (!r->row.valid)
+		if (!r->row.check.valid)
 			continue;
 		b = best >= 0 ? ab_explain_at(x, (size_t)best, j) : NULL;
-		if (!b || r->row.peak_bytes < b->row.peak_bytes ||
-		    (r->row.peak_bytes == b->row.peak_bytes &&
+		if (!b || r->row.check.peak_bytes < b->row.check.peak_bytes ||
+		    (r->row.check.peak_bytes == b->row.check.peak_bytes &&
 		     is_meta(b->planner) && !is_meta(r->planner)))
 			best = (int)k;
 	}
@@ -259,40 +262,31 @@ static void add_time(struct ab_explanation *x, int what, struct stamp from,
 	x->cpu_ms[what] += to.cpu - from.cpu;
 }
 
-static bool same_plan(const struct ab_plan *a, const struct ab_plan *b)
-{
-	return a->n == b->n && a->peak == b->peak &&
-	       a->n_arenas == b->n_arenas &&
-	       !memcmp(a->offset, b->offset, a->n * sizeof(*a->offset)) &&
-	       !memcmp(a->arena, b->arena, a->n * sizeof(*a->arena));
-}
-
 /*
  * One plan: planner k at options o into plan, both checks into r->row.
- * The execution check depends only on the offsets, so when `same` (this
- * planner's plan at the alignment in use, valid) has the very same
- * offsets, its execution verdict is reused and only the geometric check,
- * which also checks the alignment, runs again.
+ * The execution check depends only on the offsets, so when `cache` (this
+ * planner's verdicts) has seen the very same offsets, its execution
+ * verdict is reused and only the geometric check, which also checks the
+ * alignment, runs again.
  */
 static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 		    const struct ab_planner *pl, const struct ab_plan_options *o,
 		    const enum ab_exec_mode *mode, struct ab_plan *plan,
-		    const struct ab_plan *same, const struct ab_row *same_row,
-		    struct ab_explain_result *r)
+		    struct ab_verdict_cache *cache, struct ab_explain_result *r)
 {
 	struct ab_offline_stats st;
 	struct stamp t0, t1;
 	int rc;
 
-	free(r->row.error);
+	free(r->row.check.message);
 	memset(&r->row, 0, sizeof(r->row));
 	r->row.lower_bound_bytes = x->lower_bound_bytes;
 	r->align = o->align;
 	r->exec_reused = false;
 	if (k >= n_pl) {
 		r->planner = &ab_planner_offline;
-		rc = ab_offline_plan_and_check(&x->in, o, x->lifetimes, mode,
-					       plan, &r->row, &st);
+		rc = ab_offline_plan_and_check(&x->in, o, mode, plan, &r->row,
+					       &st);
 		if (o->align == x->align)
 			x->offline = st;
 		return rc;
@@ -311,26 +305,12 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {
-			r->row.error = strdup(err.msg);
+			r->row.check.message = strdup(err.msg);
 			return 0;
 		}
 	}
-	if (same && same_row->valid && same_plan(plan, same)) {
-		struct ab_check_result res;
-
-		if (ab_validate_plan(&x->in.problem, plan, o->align, &res) ==
-		    AB_PLAN_VALID) {
-			r->row.valid = true;
-			r->row.peak_bytes = plan->peak;
-			r->row.arenas = plan->n_arenas;
-			r->row.exec_mode = same_row->exec_mode;
-			r->exec_reused = true;
-			add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
-			return 0;
-		}
-	}
-	rc = ab_check_plan_row(&x->in, plan, o->align, x->lifetimes, mode,
-			       &r->row);
+	rc = ab_check_plan(&x->in, plan, o->align, mode, cache, &r->row.check);
+	r->exec_reused = r->row.check.valid && r->row.check.exec_cached;
 	add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
 	return rc;
 }
@@ -369,16 +349,18 @@ static int run_planners(struct ab_explanation *x,
 		return ab_fail(err, rc, "out of memory");
 	x->best = -1;
 	for (size_t k = 0; k < x->n_planners && !rc; k++) {
+		struct ab_verdict_cache cache = { 0 }; /* this planner's */
+
 		for (size_t j = 0; j < x->n_aligns && !rc; j++) {
 			struct ab_plan_options o = a->plan;
 
 			o.align = x->aligns[j];
 			rc = plan_one(x, k, n_pl, k < n_pl ? pl[k] : NULL, &o,
-				      &sampled, j ? &plan : &first,
-				      j ? &first : NULL,
-				      &x->results[k * x->n_aligns].row,
+				      &sampled, j ? &plan : &first, &cache,
 				      &x->results[k * x->n_aligns + j]);
+			cache.lookup_only = true; /* the alignment in use only */
 		}
+		ab_verdict_cache_free(&cache);
 	}
 	while (!rc) {
 		struct ab_plan_options o = a->plan;
@@ -390,14 +372,14 @@ static int run_planners(struct ab_explanation *x,
 		r = &x->results[(size_t)b * x->n_aligns];
 		o.align = x->aligns[0];
 		rc = plan_one(x, (size_t)b, n_pl, (size_t)b < n_pl ? pl[b] : NULL,
-			      &o, best_mode, &x->best_plan, NULL, NULL, r);
-		if (!rc && r->row.valid) {
+			      &o, best_mode, &x->best_plan, NULL, r);
+		if (!rc && r->row.check.valid) {
 			x->best = b;
 			break;
 		}
 	}
 	for (size_t k = 0; k < x->n_planners * x->n_aligns; k++)
-		x->invalid += !x->results[k].row.valid;
+		x->invalid += !x->results[k].row.check.valid;
 	ab_plan_free(&plan);
 	ab_plan_free(&first);
 	if (rc)
@@ -457,7 +439,7 @@ void ab_explanation_free(struct ab_explanation *x)
 {
 	if (x->results)
 		for (size_t i = 0; i < x->n_planners * x->n_aligns; i++)
-			free(x->results[i].row.error);
+			free(x->results[i].row.check.message);
 	free(x->results);
 	free(x->lb_live);
 	free(x->strings);
@@ -842,7 +824,7 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 {
 	char a[32], b[32];
 	int best = x->best;
-	uint64_t best_peak = best >= 0 ? ab_explain_at(x, (size_t)best, 0)->row.peak_bytes : 0;
+	uint64_t best_peak = best >= 0 ? ab_explain_at(x, (size_t)best, 0)->row.check.peak_bytes : 0;
 
 	fprintf(f, "\nplanners at %u-byte alignment (every plan is checked: geometric sweep and execution)\n",
 		x->align);
@@ -851,19 +833,19 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 	for (size_t k = 0; k < x->n_planners; k++) {
 		const struct ab_explain_result *r = ab_explain_at(x, k, 0);
 
-		if (!r->row.valid) {
+		if (!r->row.check.valid) {
 			fprintf(f, "  %-20s %14s %9s %8s %14s  INVALID: %s\n",
-				r->planner->name, r->row.peak_bytes ? grouped(r->row.peak_bytes, a, sizeof(a)) : "-",
-				"-", "-", "-", r->row.error ? r->row.error : "?");
+				r->planner->name, r->row.check.peak_bytes ? grouped(r->row.check.peak_bytes, a, sizeof(a)) : "-",
+				"-", "-", "-", r->row.check.message ? r->row.check.message : "?");
 			continue;
 		}
-		snprintf(b, sizeof(b), "+%" PRIu64, r->row.peak_bytes - best_peak);
+		snprintf(b, sizeof(b), "+%" PRIu64, r->row.check.peak_bytes - best_peak);
 		fprintf(f, "  %-20s %14s %9.4f %7.1f%% %14s  valid (execution %s)\n",
-			r->planner->name, grouped(r->row.peak_bytes, a, sizeof(a)),
-			ratio(r->row.peak_bytes, x->lower_bound_bytes),
-			100.0 * reuse(r->row.peak_bytes, x->sum_bytes),
+			r->planner->name, grouped(r->row.check.peak_bytes, a, sizeof(a)),
+			ratio(r->row.check.peak_bytes, x->lower_bound_bytes),
+			100.0 * reuse(r->row.check.peak_bytes, x->sum_bytes),
 			(int)k == best ? "best" : b,
-			ab_exec_mode_name(r->row.exec_mode));
+			ab_exec_mode_name(r->row.check.exec_mode));
 	}
 	fputs("  (x_bound = arena / lower bound; reuse = 1 - arena / sum of sizes)\n", f);
 	if (x->has_offline)
@@ -942,10 +924,9 @@ static void text_timeline(FILE *f, const struct ab_explanation *x,
 			tl.n, tl.n_all);
 	for (size_t j = 0; j < tl.n; j++) {
 		const char *type = NULL;
-		int shift = x->lifetimes == AB_LIFETIMES_TFLM;
-
 		if (x->in.has_graph) {
-			int64_t op = tl.time[j] - shift;
+			int64_t op = ab_lifetime_op_at_step(x->lifetimes,
+							    (int32_t)tl.time[j]);
 
 			type = op >= 0 ? op_type(x, (int)op) : "(inputs)";
 		}
@@ -990,7 +971,7 @@ static int runtime_planner(const struct ab_explanation *x)
 static void text_alternatives(FILE *f, const struct ab_explanation *x)
 {
 	int b0 = best_at(x, 0);
-	uint64_t base = b0 >= 0 ? ab_explain_at(x, (size_t)b0, 0)->row.peak_bytes : 0;
+	uint64_t base = b0 >= 0 ? ab_explain_at(x, (size_t)b0, 0)->row.check.peak_bytes : 0;
 	char a[32];
 
 	fputs("\nwhat other choices would give (best valid planner at each alignment)\n", f);
@@ -1009,14 +990,14 @@ static void text_alternatives(FILE *f, const struct ab_explanation *x)
 		r = ab_explain_at(x, (size_t)b, j);
 		if (j == 0 || b0 < 0)
 			snprintf(d, sizeof(d), "%s", j == 0 ? "(in use)" : "-");
-		else if (r->row.peak_bytes == base)
+		else if (r->row.check.peak_bytes == base)
 			snprintf(d, sizeof(d), "same");
-		else if (r->row.peak_bytes < base)
-			snprintf(d, sizeof(d), "saves %" PRIu64, base - r->row.peak_bytes);
+		else if (r->row.check.peak_bytes < base)
+			snprintf(d, sizeof(d), "saves %" PRIu64, base - r->row.check.peak_bytes);
 		else
-			snprintf(d, sizeof(d), "costs %" PRIu64, r->row.peak_bytes - base);
+			snprintf(d, sizeof(d), "costs %" PRIu64, r->row.check.peak_bytes - base);
 		fprintf(f, "  %-9u %-20s %14s %16s\n", x->aligns[j],
-			r->planner->name, grouped(r->row.peak_bytes, a, sizeof(a)), d);
+			r->planner->name, grouped(r->row.check.peak_bytes, a, sizeof(a)), d);
 	}
 	if (b0 >= 0) {
 		uint64_t worst = 0;
@@ -1025,15 +1006,15 @@ static void text_alternatives(FILE *f, const struct ab_explanation *x)
 		for (size_t k = 0; k < x->n_planners; k++) {
 			const struct ab_explain_result *r = ab_explain_at(x, k, 0);
 
-			if (r->row.valid && r->row.peak_bytes >= worst) {
-				worst = r->row.peak_bytes;
+			if (r->row.check.valid && r->row.check.peak_bytes >= worst) {
+				worst = r->row.check.peak_bytes;
 				wn = r->planner->name;
 			}
 		}
 		int rt = runtime_planner(x);
 
-		if (rt >= 0 && ab_explain_at(x, (size_t)rt, 0)->row.valid) {
-			uint64_t own = ab_explain_at(x, (size_t)rt, 0)->row.peak_bytes;
+		if (rt >= 0 && ab_explain_at(x, (size_t)rt, 0)->row.check.valid) {
+			uint64_t own = ab_explain_at(x, (size_t)rt, 0)->row.check.peak_bytes;
 
 			fprintf(f, "  strategy: the runtime's own planner (%s) needs %s bytes; ",
 				ab_explain_at(x, (size_t)rt, 0)->planner->name,
@@ -1171,15 +1152,15 @@ static void json_result(FILE *f, const struct ab_explanation *x,
 	fputs("{\"planner\": ", f);
 	json_str(f, r->planner->name);
 	fprintf(f, ", \"align_bytes\": %u, \"valid\": %s, \"error\": ", r->align,
-		r->row.valid ? "true" : "false");
-	json_str(f, r->row.error);
+		r->row.check.valid ? "true" : "false");
+	json_str(f, r->row.check.message);
 	fprintf(f, ", \"peak_bytes\": %" PRIu64 ", \"ratio_to_lower_bound\": ",
-		r->row.peak_bytes);
-	json_num(f, r->row.valid ? ratio(r->row.peak_bytes, x->lower_bound_bytes) : NAN);
+		r->row.check.peak_bytes);
+	json_num(f, r->row.check.valid ? ratio(r->row.check.peak_bytes, x->lower_bound_bytes) : NAN);
 	fputs(", \"reuse_efficiency\": ", f);
-	json_num(f, r->row.valid ? reuse(r->row.peak_bytes, x->sum_bytes) : NAN);
-	fprintf(f, ", \"arenas\": %d, \"execution_check\": ", r->row.arenas);
-	json_str(f, ab_exec_mode_name(r->row.exec_mode));
+	json_num(f, r->row.check.valid ? reuse(r->row.check.peak_bytes, x->sum_bytes) : NAN);
+	fprintf(f, ", \"arenas\": %d, \"execution_check\": ", r->row.check.arenas);
+	json_str(f, ab_exec_mode_name(r->row.check.exec_mode));
 	fprintf(f, ", \"execution_check_reused\": %s", r->exec_reused ? "true" : "false");
 	fputc('}', f);
 }
@@ -1301,9 +1282,9 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		json_str(f, b >= 0 ? ab_explain_at(x, (size_t)b, j)->planner->name : NULL);
 		if (b >= 0 && b0 >= 0)
 			fprintf(f, ", \"peak_bytes\": %" PRIu64 ", \"saving_bytes\": %" PRId64 "}",
-				ab_explain_at(x, (size_t)b, j)->row.peak_bytes,
-				(int64_t)ab_explain_at(x, (size_t)b0, 0)->row.peak_bytes -
-					(int64_t)ab_explain_at(x, (size_t)b, j)->row.peak_bytes);
+				ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes,
+				(int64_t)ab_explain_at(x, (size_t)b0, 0)->row.check.peak_bytes -
+					(int64_t)ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes);
 		else
 			fputs(", \"peak_bytes\": null, \"saving_bytes\": null}", f);
 	}
@@ -1403,24 +1384,7 @@ static void gp_quote(char *dst, size_t len, const char *s)
 	dst[k] = 0;
 }
 
-static int run_gnuplot(const char *gnuplot, const char *expr,
-		       const char *script)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		execl(gnuplot, "gnuplot", "-e", expr, script, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
-}
-
-static bool plot_name_ok(const char *path)
+bool ab_explain_plot_name_ok(const char *path)
 {
 	const char *ext = strrchr(path, '.');
 
@@ -1429,7 +1393,8 @@ static bool plot_name_ok(const char *path)
 }
 
 int ab_explain_plot(const struct ab_explanation *x,
-		    const struct ab_explain_args *a, struct ab_error *err)
+		    const struct ab_explain_args *a, ab_gnuplot_runner run,
+		    struct ab_error *err)
 {
 	char gnuplot[PATH_MAX], script[PATH_MAX], dir[PATH_MAX];
 	char plan[PATH_MAX + 16], live[PATH_MAX + 16], title[512];
@@ -1438,7 +1403,7 @@ int ab_explain_plot(const struct ab_explanation *x,
 	size_t len;
 	int rc;
 
-	if (!plot_name_ok(a->plot))
+	if (!ab_explain_plot_name_ok(a->plot))
 		return ab_fail(err, -EINVAL, "--plot %s: expected a .svg, .png or .pdf file name",
 			       a->plot);
 	if (x->best < 0)
@@ -1483,7 +1448,7 @@ int ab_explain_plot(const struct ab_explanation *x,
 	gp_quote(expr, len, title);
 	strcat(expr, "; planner=");
 	gp_quote(expr, len, ab_explain_at(x, (size_t)x->best, 0)->planner->name);
-	rc = run_gnuplot(gnuplot, expr, script);
+	rc = run(gnuplot, expr, script);
 	free(expr);
 	if (rc)
 		ab_fail(err, rc, "--plot: gnuplot %s failed (its messages are above); %s not written",
@@ -1495,49 +1460,4 @@ out_clean:
 	unlink(live);
 	rmdir(dir);
 	return rc;
-}
-
-/* ------------------------------------------------------------- command */
-
-int ab_cmd_explain(const struct ab_explain_args *a)
-{
-	struct ab_error err = { { 0 } };
-	struct ab_explanation x;
-	int code = 0;
-
-	if (!a->path) {
-		fprintf(stderr, "arenabench: explain: expected one MODEL (.tflite, .graph or .csv)\n");
-		return 2;
-	}
-	if (a->plot && !plot_name_ok(a->plot)) {
-		fprintf(stderr, "arenabench: --plot %s: expected a .svg, .png or .pdf file name\n",
-			a->plot);
-		return 2;
-	}
-	if (ab_explain(a, &x, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		return 2;
-	}
-	if (a->json)
-		ab_explain_write_json(stdout, &x);
-	else
-		ab_explain_write_text(stdout, &x, a);
-	fflush(stdout);
-	for (size_t k = 0; k < x.n_planners * x.n_aligns; k++)
-		if (!x.results[k].row.valid)
-			fprintf(stderr, "arenabench: INVALID PLAN: %s at align %u: %s\n",
-				x.results[k].planner->name, x.results[k].align,
-				x.results[k].row.error ? x.results[k].row.error : "?");
-	if (x.invalid)
-		code = 1;
-	if (a->plot) {
-		if (ab_explain_plot(&x, a, &err)) {
-			fprintf(stderr, "arenabench: %s\n", err.msg);
-			code = 2;
-		} else if (!a->json) {
-			printf("\nplot: %s (plots/layout.gp)\n", a->plot);
-		}
-	}
-	ab_explanation_free(&x);
-	return code;
 }

@@ -5,19 +5,19 @@
  * save.  Works on .tflite, .graph and .csv (minimalloc) inputs.
  *
  * Two layers: ab_explain() computes an ab_explanation (no printing; the
- * tests read it), and the writers print it as text or JSON.
- * ab_cmd_explain() is the command: it runs both and prints.
+ * tests read it), and the writers write it as text or JSON to a stream;
+ * ab_explain_plot() draws the best plan.  cli/cmd_explain.c is the command.
  * Functions named as actions return 0 or a negative errno (err filled).
  */
 #ifndef AB_EXPLAIN_H
 #define AB_EXPLAIN_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 #include "report/offline.h"
 
-/* What main.c hands over.  `load` and `plan.align` already carry the
+/* What the command line hands over.  `load` and `plan.align` already carry the
  * runtime's conventions with any explicit option applied over them
- * (main.c's apply_runtime); the *_given flags only say what to report. */
+ * (cli/options.c, the one rule for the defaults); the *_given flags only say what to report. */
 struct ab_explain_args {
 	const char *path;
 	const char *runtime;          /* "tflite" or "tflm" */
@@ -121,13 +121,19 @@ int ab_explain_write_text(FILE *f, const struct ab_explanation *x,
 			  const struct ab_explain_args *a);
 int ab_explain_write_json(FILE *f, const struct ab_explanation *x);
 
-/* Draws the best plan with plots/layout.gp into a->plot. */
-int ab_explain_plot(const struct ab_explanation *x,
-		    const struct ab_explain_args *a, struct ab_error *err);
+/* Runs gnuplot -e expr script and waits: 0, or a negative errno (-EIO
+ * when gnuplot failed).  The command line gives it (only cli/ starts a
+ * process). */
+typedef int (*ab_gnuplot_runner)(const char *gnuplot, const char *expr,
+				 const char *script);
 
-/* The command.  Prints to stdout (report) and stderr (errors); returns
- * main's exit code: 0 every plan valid, 1 an invalid plan was found,
- * 2 bad usage or input. */
-int ab_cmd_explain(const struct ab_explain_args *a);
+/* Whether path ends in .svg, .png or .pdf. */
+bool ab_explain_plot_name_ok(const char *path);
+
+/* Draws the best plan with plots/layout.gp into a->plot: writes the plan
+ * and live curve to a temporary directory and has `run` start gnuplot. */
+int ab_explain_plot(const struct ab_explanation *x,
+		    const struct ab_explain_args *a, ab_gnuplot_runner run,
+		    struct ab_error *err);
 
 #endif

@@ -223,19 +223,19 @@ int ab_export_model(const char *in_path, const char *out_path,
 		goto out_free_input;
 	}
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
-	rc = ab_plan_and_check(&in, pl, &po, AB_LIFETIMES_TFLM, &plan, &row);
+	rc = ab_plan_and_check(&in, pl, &po, &plan, &row, NULL);
 	rep->lower_bound_bytes = row.lower_bound_bytes;
 	rep->arena_bytes = plan.peak;
-	rep->exec_mode = row.exec_mode;
-	rep->plan_valid = !rc && row.valid;
+	rep->exec_mode = row.check.exec_mode;
+	rep->plan_valid = !rc && row.check.valid;
 	if (rc) {
 		rc = ab_fail(err, rc, "%s: planner %s failed: %s", in_path,
-			     pl->name, row.error ? row.error : strerror(-rc));
+			     pl->name, row.check.message ? row.check.message : strerror(-rc));
 		goto out_free_plan;
 	}
-	if (!row.valid) {
+	if (!row.check.valid) {
 		rc = ab_fail(err, -EPROTO, "%s: the %s plan failed a check, nothing written: %s",
-			     in_path, pl->name, row.error ? row.error : "?");
+			     in_path, pl->name, row.check.message ? row.check.message : "?");
 		goto out_free_plan;
 	}
 
@@ -267,72 +267,11 @@ out_free_words:
 	free(out);
 	free(words);
 out_free_plan:
-	free(row.error);
+	free(row.check.message);
 	ab_plan_free(&plan);
 out_free_input:
 	ab_input_free(&in);
 out_free_bytes:
 	free(bytes);
 	return rc;
-}
-
-/* ------------------------------------------------------ the command */
-
-static void print_report(const char *in_path, const char *out_path,
-			 const struct ab_export_report *r)
-{
-	printf("input:        %s (%zu operators, %zu tensors)\n", in_path,
-	       r->n_ops, r->n_tensors);
-	printf("planner:      %s (TFLite Micro's rules: lifetimes tflm, sizes rounded to 16, offsets aligned to %u)\n",
-	       r->planner->name, r->align);
-	printf("arena:        %" PRIu64 " bytes for the planned tensors (lower bound %" PRIu64 ")\n",
-	       r->arena_bytes, r->lower_bound_bytes);
-	printf("checks:       valid (geometric check; execution check %s)\n",
-	       ab_exec_mode_name(r->exec_mode));
-	printf("tensors:      %zu planned (an offset each), %zu left to the runtime (-1), %zu constant (in the model), %zu variables (%" PRIu64 " bytes, in the arena's persistent tail), %zu without bytes\n",
-	       r->n_planned, r->n_runtime, r->n_const, r->n_vars, r->var_bytes,
-	       r->n_empty);
-	printf("written:      %s (%zu bytes: %zu in front of the original %zu, which is unchanged)%s\n",
-	       out_path, r->out_bytes, r->header_bytes, r->in_bytes,
-	       r->replaced_old_plan ? "; the old OfflineMemoryAllocation entry was dropped" : "");
-	printf("scratch:      not in this plan.  TFLite Micro's kernels request scratch buffers in Prepare\n"
-	       "              (RequestScratchBufferInArena, at most %d per operator; %zu operators here), and its\n"
-	       "              GreedyMemoryPlanner fits them around the fixed offsets, each live during its operator.\n"
-	       "              Their sizes are not in the model file: they depend on the kernel library and build.\n"
-	       "              The arena head needs %" PRIu64 " bytes plus, at most, the largest total scratch of one operator%s.\n",
-	       AB_TFLM_MAX_SCRATCH_PER_OP, r->n_ops, r->arena_bytes,
-	       r->n_runtime ? " and the tensors left to the runtime" : "");
-}
-
-int ab_cmd_export(const struct ab_export_args *a)
-{
-	struct ab_export_options o = { 0 };
-	struct ab_export_report rep;
-	struct ab_error err = { { 0 } };
-	int rc;
-
-	if (!a->path || !a->out) {
-		fprintf(stderr, "arenabench: export: expected MODEL.tflite --out OUT.tflite\n");
-		return 2;
-	}
-	if (a->planner) {
-		o.planner = ab_planner_find(a->planner);
-		if (!o.planner) {
-			fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n",
-				a->planner);
-			return 2;
-		}
-	}
-	o.align = a->align;
-	o.tflite = a->tflite;
-	o.plan = a->plan;
-	rc = ab_export_model(a->path, a->out, &o, &rep, &err);
-	if (rc) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n",
-			a->out);
-		return rc == -EPROTO ? 1 : 2;
-	}
-	print_report(a->path, a->out, &rep);
-	return 0;
 }

@@ -12,7 +12,7 @@
  *    one Metadata entry (any old OfflineMemoryAllocation entry is dropped);
  *  - ab_export_model(): load, plan under TFLite Micro's rules (lifetimes
  *    tflm, sizes rounded to 16), run both plan checks, attach, read the
- *    result back, write it atomically.  ab_cmd_export() prints the report.
+ *    result back, write it atomically.  cli/cmd_export.c prints the report.
  *
  * Contract: functions named as actions return 0 or a negative errno and, on
  * failure, fill err with a message naming the file and what was expected.
@@ -26,7 +26,7 @@
 #ifndef AB_EXPORT_H
 #define AB_EXPORT_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 
 /* TFLite Micro's MicroArenaBufferAlignment(): arena buffers start and
  * (rounded) end at multiples of 16. */
@@ -93,19 +93,5 @@ int ab_export_attach(const uint8_t *model, size_t len, const char *path,
 int ab_export_model(const char *in_path, const char *out_path,
 		    const struct ab_export_options *o,
 		    struct ab_export_report *rep, struct ab_error *err);
-
-/* What main.c hands over. */
-struct ab_export_args {
-	const char *path, *out;
-	const char *planner;          /* name, or NULL */
-	uint32_t align;               /* 0: 16 */
-	struct ab_tflite_options tflite;
-	struct ab_plan_options plan;
-};
-
-/* The command: exports and prints the report.  Returns main's exit code:
- * 0 written, 1 the plan failed a check (nothing written), 2 bad usage or
- * input (nothing written). */
-int ab_cmd_export(const struct ab_export_args *a);
 
 #endif

@@ -141,7 +141,6 @@ out_free_order:
 
 int ab_offline_plan_and_check(const struct ab_input *in,
 			      const struct ab_plan_options *o,
-			      enum ab_lifetime_rule rule,
 			      const enum ab_exec_mode *mode,
 			      struct ab_plan *plan, struct ab_row *row,
 			      struct ab_offline_stats *st)
@@ -149,13 +148,13 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 	int rc = ab_offline_plan(in, o, plan, st);
 
 	row->planner = &ab_planner_offline;
-	row->valid = false;
-	row->exec_mode = AB_EXEC_SKIPPED;
+	row->check.valid = false;
+	row->check.exec_mode = AB_EXEC_SKIPPED;
 	if (rc == -EINVAL && st->split_tensor[0] >= 0) {
 		const struct ab_tensor *t = in->graph.tensors;
 		int64_t a = st->split_tensor[0], b = st->split_tensor[1];
 
-		row->error = ab_strdupf(
+		row->check.message = ab_strdupf(
 			"offline plan refused: --inplace shares one buffer between "
 			"tensors '%s' and '%s', which the model's plan places at "
 			"%" PRId64 " and %" PRId64 " (explain without --inplace "
@@ -165,11 +164,11 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 		return 0;
 	}
 	if (rc) {
-		row->error = ab_strdupf("offline plan failed: %s", strerror(-rc));
+		row->check.message = ab_strdupf("offline plan failed: %s", strerror(-rc));
 		return rc == -ENOMEM ? rc : 0;
 	}
 	row->best_bound_bytes = row->lower_bound_bytes;
 	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
 							    : AB_OPTIMAL_UNKNOWN;
-	return ab_check_plan_row(in, plan, 1, rule, mode, row);
+	return ab_check_plan(in, plan, 1, mode, NULL, &row->check);
 }

@@ -19,7 +19,7 @@
 #ifndef AB_OFFLINE_H
 #define AB_OFFLINE_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 
 struct ab_offline_stats {
 	size_t fixed;            /* buffers placed where the model says */
@@ -48,7 +48,6 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
  * row->lower_bound_bytes must be set. */
 int ab_offline_plan_and_check(const struct ab_input *in,
 			      const struct ab_plan_options *o,
-			      enum ab_lifetime_rule rule,
 			      const enum ab_exec_mode *mode,
 			      struct ab_plan *plan, struct ab_row *row,
 			      struct ab_offline_stats *st);

@@ -1,103 +1,32 @@
 /* `arenabench suite`: planners over minimalloc CSV problems; see suite.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "report/explain.h"
 #include "report/suite.h"
 #include "core/textio.h"
-
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-static int names_add(struct names *l, char *s)
-{
-	if (!s)
-		return -ENOMEM;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 32;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(s);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = s;
-	return 0;
-}
-
-static void names_free(struct names *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_csv(const char *s)
-{
-	size_t n = strlen(s);
-
-	return n > 4 && !strcmp(s + n - 4, ".csv");
-}
+#include "import/expand.h"
 
 /* Directories become their *.csv files (sorted, not recursive). */
-static int expand(const struct ab_suite_args *a, struct names *files,
+static int expand(const struct ab_suite_args *a, char ***files, size_t *n,
 		  struct ab_error *err)
 {
-	for (size_t i = 0; i < a->n_paths; i++) {
-		const char *path = a->paths[i];
-		struct stat st;
-		struct dirent *e;
-		size_t first = files->n;
-		DIR *d;
+	size_t empty = SIZE_MAX;
+	int rc = ab_expand_inputs(a->paths, a->n_paths, AB_INPUT_CSV, true,
+				  files, n, &empty, err);
 
-		if (stat(path, &st))
-			return ab_fail(err, -errno, "%s: %s", path, strerror(errno));
-		if (!S_ISDIR(st.st_mode)) {
-			if (names_add(files, strdup(path)))
-				return ab_fail(err, -ENOMEM, "out of memory");
-			continue;
-		}
-		d = opendir(path);
-		if (!d)
-			return ab_fail(err, -errno, "%s: %s", path, strerror(errno));
-		while ((e = readdir(d))) {
-			char *f;
-
-			if (e->d_name[0] == '.' || !is_csv(e->d_name))
-				continue;
-			if (asprintf(&f, "%s/%s", path, e->d_name) < 0)
-				f = NULL;
-			if (names_add(files, f)) {
-				closedir(d);
-				return ab_fail(err, -ENOMEM, "out of memory");
-			}
-		}
-		closedir(d);
-		if (files->n == first)
-			return ab_fail(err, -ENOENT, "%s: no .csv problems in this directory (expected minimalloc files NAME.CAPACITY.csv)",
-				       path);
-		qsort(files->v + first, files->n - first, sizeof(*files->v),
-		      cmp_str);
-	}
-	if (!files->n)
+	if (rc == -ENOENT && empty != SIZE_MAX)
+		return ab_fail(err, rc, "%s: no .csv problems in this directory (expected minimalloc files NAME.CAPACITY.csv)",
+			       a->paths[empty]);
+	if (!rc && !*n) {
+		ab_free_inputs(*files, *n);
 		return ab_fail(err, -EINVAL, "suite: no inputs (expected a directory of minimalloc .csv problems)");
-	return 0;
+	}
+	return rc;
 }
 
 static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
@@ -110,7 +39,7 @@ static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
 	struct ab_plan plan;
 	int rc;
 
-	if (!is_csv(path))
+	if (ab_input_kind(path) != AB_INPUT_CSV)
 		return ab_fail(err, -EINVAL, "%s: not a minimalloc .csv problem", path);
 	rc = ab_input_load(path, &load, &in, err);
 	if (rc)
@@ -136,12 +65,11 @@ static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
 		struct ab_row row = { 0 };
 
 		row.lower_bound_bytes = sp->lower_bound_bytes;
-		ab_plan_and_check(&in, s->planners[k], &o,
-				  AB_LIFETIMES_DEFAULT, &plan, &row);
-		sp->peak_bytes[k] = row.peak_bytes;
-		sp->valid[k] = row.valid;
-		sp->error[k] = row.error;
-		s->invalid += !row.valid;
+		ab_plan_and_check(&in, s->planners[k], &o, &plan, &row, NULL);
+		sp->peak_bytes[k] = row.check.peak_bytes;
+		sp->valid[k] = row.check.valid;
+		sp->error[k] = row.check.message;
+		s->invalid += !row.check.valid;
 	}
 	ab_plan_free(&plan);
 	ab_input_free(&in);
@@ -151,8 +79,8 @@ static int run_problem(const struct ab_suite_args *a, struct ab_suite *s,
 int ab_suite_run(const struct ab_suite_args *a, struct ab_suite *s,
 		 struct ab_error *err)
 {
-	struct names files = { 0 };
-	time_t start = time(NULL);
+	char **files = NULL;
+	size_t n_files = 0;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -160,23 +88,22 @@ int ab_suite_run(const struct ab_suite_args *a, struct ab_suite *s,
 	rc = ab_pick_planners(a->planners, a->cost, &s->planners,
 			      &s->n_planners, err);
 	if (!rc)
-		rc = expand(a, &files, err);
+		rc = expand(a, &files, &n_files, err);
 	if (rc)
 		goto out;
-	s->problems = calloc(files.n, sizeof(*s->problems));
+	s->problems = calloc(n_files, sizeof(*s->problems));
 	if (!s->problems) {
 		rc = ab_fail(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < files.n && !rc; i++) {
-		if (!a->quiet)
-			fprintf(stderr, "[%zu/%zu %lds] %s\n", i + 1, files.n,
-				(long)(time(NULL) - start), files.v[i]);
+	for (size_t i = 0; i < n_files && !rc; i++) {
+		if (a->progress)
+			a->progress(a->user, i, n_files, files[i]);
 		s->n_problems++;
-		rc = run_problem(a, s, files.v[i], &s->problems[i], err);
+		rc = run_problem(a, s, files[i], &s->problems[i], err);
 	}
 out:
-	names_free(&files);
+	ab_free_inputs(files, n_files);
 	if (rc)
 		ab_suite_free(s);
 	return rc;
@@ -295,45 +222,4 @@ int ab_suite_write_csv(FILE *f, const struct ab_suite *s)
 		}
 	}
 	return ferror(f) ? -EIO : 0;
-}
-
-int ab_cmd_suite(const struct ab_suite_args *a)
-{
-	struct ab_error err = { { 0 } };
-	struct ab_atomic_file af;
-	struct ab_suite s;
-	int code = 0;
-
-	if (ab_suite_run(a, &s, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		if (a->out)
-			fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
-		return 2;
-	}
-	ab_suite_write_table(stdout, &s);
-	for (size_t i = 0; i < s.n_problems; i++)
-		for (size_t k = 0; k < s.n_planners; k++)
-			if (!s.problems[i].valid[k])
-				fprintf(stderr, "arenabench: INVALID PLAN: %s, %s: %s\n",
-					s.problems[i].path, s.planners[k]->name,
-					s.problems[i].error[k] ? s.problems[i].error[k] : "?");
-	if (s.invalid)
-		code = 1;
-	if (a->out) {
-		if (ab_atomic_open(&af, a->out, &err)) {
-			fprintf(stderr, "arenabench: %s\n", err.msg);
-			code = 2;
-		} else {
-			ab_suite_write_csv(af.f, &s);
-			if (ab_atomic_commit(&af, &err)) {
-				fprintf(stderr, "arenabench: %s\n", err.msg);
-				code = 2;
-			} else if (!a->quiet) {
-				fprintf(stderr, "arenabench: wrote %zu rows to %s\n",
-					s.n_problems * s.n_planners, a->out);
-			}
-		}
-	}
-	ab_suite_free(&s);
-	return code;
 }

@@ -2,8 +2,7 @@
  * `arenabench suite DIR...`: every planner over a folder of minimalloc CSV
  * problems (NAME.CAPACITY.csv, e.g. minimalloc's benchmarks/challenging),
  * each plan checked, each peak reported next to the problem's capacity
- * (from the file name) and its lower bound.  A table on stdout, and with
- * --out a tidy CSV, one row per (problem, planner):
+ * (from the file name) and its lower bound: a table, and a tidy CSV, one row per (problem, planner):
  *   problem,buffers,capacity_bytes,lower_bound_bytes,planner,align,valid,peak_bytes
  * Derived numbers (fits, peak / bound) are in the table only.
  * Functions named as actions return 0 or a negative errno (err filled).
@@ -11,7 +10,7 @@
 #ifndef AB_SUITE_H
 #define AB_SUITE_H
 
-#include "bench/bench.h"
+#include "bench/run.h"
 
 struct ab_suite_args {
 	const char *const *paths;  /* directories (their *.csv) or files */
@@ -20,7 +19,9 @@ struct ab_suite_args {
 	const char *cost;          /* fast (NULL) | budgeted | all */
 	struct ab_plan_options plan; /* plan.align: 0 or 1 = unaligned */
 	const char *out;           /* CSV to write, or NULL */
-	bool quiet;                /* no progress on stderr */
+	/* called before problem i of n (NULL: none) */
+	void (*progress)(void *user, size_t i, size_t n, const char *path);
+	void *user;
 };
 
 struct ab_suite_problem {
@@ -47,9 +48,5 @@ int ab_suite_run(const struct ab_suite_args *a, struct ab_suite *s,
 void ab_suite_free(struct ab_suite *s);
 int ab_suite_write_table(FILE *f, const struct ab_suite *s);
 int ab_suite_write_csv(FILE *f, const struct ab_suite *s);
-
-/* The command: returns main's exit code (0 ok, 1 an invalid plan, 2 bad
- * usage or input; nothing is written then). */
-int ab_cmd_suite(const struct ab_suite_args *a);
 
 #endif

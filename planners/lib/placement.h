@@ -21,7 +21,6 @@
 #define AB_PLACEMENT_H
 
 #include "core/arenabench.h"
-#include "core/sort.h"
 
 /* ------------------------------------------------------------------ orders */
 

@@ -1,4 +1,5 @@
-// Google Benchmark behind a C API (timing.h).  Only this file is C++.
+// Google Benchmark behind the timer interface (cli/timing.h).  Only this
+// file is C++, and only the CLI links it.
 #include <benchmark/benchmark.h>
 
 #include <cerrno>
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/timing.h"
+#include "cli/timing.h"
 
 namespace {
 
@@ -157,3 +158,8 @@ extern "C" const char *ab_timing_library(void)
 {
 	return "google-benchmark";
 }
+
+extern "C" const struct ab_timer ab_google_benchmark = {
+	ab_timing_run,
+	ab_timing_library,
+};

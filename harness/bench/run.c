@@ -1,0 +1,142 @@
+/*
+ * Running one planner on one input and checking its plan: the service
+ * behind bench rows and the reports (bench/run.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/run.h"
+#include "bench/tiers.h"
+
+/* "sram:262144+dram": each tier's name and value[i], in tier order; a
+ * zero value is left out when omit_zero (an unbounded tier's capacity). */
+static char *tier_list(const struct ab_tier_set *t, const uint64_t *value,
+		       bool omit_zero)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < t->n; i++)
+		len += strlen(t->tier[i].name) + 24;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	*p = 0;
+	for (int i = 0; i < t->n; i++) {
+		p += sprintf(p, "%s%s", i ? "+" : "", t->tier[i].name);
+		if (value[i] || !omit_zero)
+			p += sprintf(p, ":%" PRIu64, value[i]);
+	}
+	return s;
+}
+
+char *ab_options_string(const struct ab_load_options *l,
+			const struct ab_plan_options *o)
+{
+	char phases[16] = "auto", budget[24] = "default", width[32] = "";
+	char *tiers = NULL, *r;
+	bool tiered = o->tiers && o->tiers->n > 0;
+
+	if (o->phases > 0)
+		snprintf(phases, sizeof(phases), "%d", o->phases);
+	if (o->budget > 0)
+		snprintf(budget, sizeof(budget), "%" PRIu64, o->budget);
+	if (l->reorder.method == AB_REORDER_BEAM && l->reorder.beam_width > 0)
+		snprintf(width, sizeof(width), ";reorder_width=%d",
+			 l->reorder.beam_width);
+	if (tiered) {
+		uint64_t cap[AB_MAX_ARENAS];
+
+		for (int i = 0; i < o->tiers->n; i++)
+			cap[i] = o->tiers->tier[i].capacity;
+		tiers = tier_list(o->tiers, cap, true);
+		if (!tiers)
+			return NULL;
+	}
+	/* with tiers: ...;tiers=sram:262144+dram;tier_benefit=bytes */
+	r = ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
+		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s%s%s%s",
+		       ab_lifetime_rule_name(l->problem.lifetimes),
+		       l->problem.round_to > 1 ? l->problem.round_to : 1,
+		       l->problem.exclude_scratch ? "no" : "yes", o->seed,
+		       budget, phases, l->problem.inplace ? "yes" : "no",
+		       ab_reorder_method_name(l->reorder.method), width,
+		       tiered ? ";tiers=" : "", tiered ? tiers : "",
+		       tiered ? ";tier_benefit=" : "",
+		       tiered ? ab_tier_benefit_name(o->tiers->opt.benefit) : "");
+	free(tiers);
+	return r;
+}
+
+int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
+		   const struct ab_plan_options *o, struct ab_plan *plan,
+		   struct ab_tier_report *rep, struct ab_error *err)
+{
+	struct ab_tier_report scratch;
+	struct ab_plan_options one;
+	uint32_t *accesses = NULL;
+	int rc;
+
+	ab_plan_reset(plan);
+	if (!o->tiers || o->tiers->n == 0) {
+		rc = pl->plan(&in->problem, o, plan);
+		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
+				    strerror(-rc))
+			  : 0;
+	}
+	/* the tiers rank by accesses and report bytes x accesses: counted
+	 * here, only for a tiered run of a graph-derived problem (a CSV
+	 * problem counts 1 each) */
+	if (in->problem.tensor) {
+		rc = ab_buffer_accesses(&in->graph, &in->problem, &accesses, err);
+		if (rc)
+			return rc;
+	}
+	one = *o;
+	one.tiers = NULL;
+	rc = ab_plan_tiers(&in->problem, accesses, pl, &one, o->tiers->tier,
+			   o->tiers->n, &o->tiers->opt, plan,
+			   rep ? rep : &scratch, err);
+	free(accesses);
+	return rc;
+}
+
+int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
+		      const struct ab_plan_options *o, struct ab_plan *plan,
+		      struct ab_row *row, struct ab_verdict_cache *cache)
+{
+	struct ab_tier_report rep = { 0 };
+	struct ab_error err = { { 0 } };
+	int rc;
+
+	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
+	row->check.valid = false;
+	row->check.exec_mode = AB_EXEC_SKIPPED;
+	if (rc) {
+		row->plan_failed = true;
+		return ab_check_outcome_fail(&row->check, strdup(err.msg));
+	}
+	if (o->tiers && o->tiers->n > 0) {
+		row->tiered = true;
+		row->spilled_bytes = rep.spilled_bytes;
+		free(row->tier_peaks);
+		row->tier_peaks = tier_list(o->tiers, rep.peak, false);
+		if (!row->tier_peaks)
+			return -ENOMEM;
+	}
+	row->stopped_by = plan->stopped_by;
+	row->iterations = plan->iterations;
+	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
+					? plan->best_bound
+					: row->lower_bound_bytes;
+	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
+							    : plan->optimal;
+	rc = ab_check_plan(in, plan, o->align, NULL, cache, &row->check);
+	if (!rc && row->check.valid && o->tiers && o->tiers->n > 0 &&
+	    ab_tiers_check(plan, o->tiers->tier, o->tiers->n, &err))
+		return ab_check_outcome_fail(&row->check,
+					     ab_strdupf("tier check: %s", err.msg));
+	return rc;
+}

@@ -1,0 +1,61 @@
+/*
+ * Running one planner on one input, then checking its plan: the service
+ * that bench rows and the reports (explain, suite, export, plan) share.
+ * The checks themselves and their outcome type are check/check.h.
+ * May include: core, import, check (and planners through the registry).
+ */
+#ifndef AB_RUN_H
+#define AB_RUN_H
+
+#include "check/check.h"
+#include "import/input.h"
+
+/* One result: a CSV row of the bench (docs/results-csv.md). */
+struct ab_row {
+	/* identity */
+	char *graph, *family, *source;
+	size_t ops, buffers;
+	uint64_t sum_bytes, weights_bytes, lower_bound_bytes;
+	uint64_t lower_bound_original_bytes; /* before --reorder */
+	double reorder_ns;                   /* --reorder's wall time, 0 = none */
+	size_t max_live_buffers;
+	const struct ab_planner *planner;
+	uint32_t align;
+	char *options;
+	/* outcome: the checks (valid, message, exec_mode, peak, arenas) */
+	struct ab_check_outcome check;
+	bool plan_failed;      /* the planner (or the tiers) gave no plan */
+	uint64_t peak_align1_bytes;
+	enum ab_stopped_by stopped_by;
+	enum ab_optimal optimal;
+	uint64_t best_bound_bytes, iterations;
+	/* --tier: each tier's peak ("sram:N+dram:M") and bytes outside tier 0 */
+	bool tiered;
+	char *tier_peaks;
+	uint64_t spilled_bytes;
+	/* timing; timed = false leaves the columns empty */
+	bool timed;
+	double plan_ns, plan_ns_stddev;
+	int repetitions;
+};
+
+struct ab_tier_report;
+/* Runs pl on in's problem: pl->plan, or with o->tiers across the tiers
+ * (ab_plan_tiers; *rep filled when rep is non-NULL).  On failure err says
+ * why (for tiers that cannot fit: the bytes needed). */
+int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
+		   const struct ab_plan_options *o, struct ab_plan *plan,
+		   struct ab_tier_report *rep, struct ab_error *err);
+
+/* Plans, then runs both checks (ab_check_plan, then the tier check under
+ * --tier); fills the outcome fields of row except timing.  `plan` must
+ * have room for p->n buffers.  cache may be NULL. */
+int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
+		      const struct ab_plan_options *o, struct ab_plan *plan,
+		      struct ab_row *row, struct ab_verdict_cache *cache);
+
+/* The canonical options string for a row. */
+char *ab_options_string(const struct ab_load_options *l,
+			const struct ab_plan_options *o);
+
+#endif

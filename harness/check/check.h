@@ -1,0 +1,66 @@
+/*
+ * The checks of a finished plan as one service: the geometric check
+ * (validate.c) and the execution check (execute.c) run in that order, and
+ * their outcome is one type, whatever the caller (bench rows, explain,
+ * suite, export, the offline plan).  One verdict cache saves running the
+ * execution check twice on the very same offsets.
+ *
+ * May include: core, import (for the buffer and tensor names of messages).
+ * Contract: functions named as actions return 0 or a negative errno.
+ */
+#ifndef AB_CHECK_H
+#define AB_CHECK_H
+
+#include "core/arenabench.h"
+#include "import/input.h"
+
+/* What the checks found.  message is malloc'd (the caller frees it). */
+struct ab_check_outcome {
+	bool valid;
+	enum ab_verdict verdict;     /* AB_PLAN_VALID when valid */
+	char *message;               /* why it is not valid, naming the
+					buffers, or NULL */
+	enum ab_exec_mode exec_mode; /* AB_EXEC_SKIPPED when it did not run */
+	bool exec_cached;            /* the execution verdict came from the
+					cache (same offsets checked before) */
+	uint64_t peak_bytes;         /* the plan's peak */
+	int arenas;
+};
+
+/*
+ * Execution verdicts of plans already checked on one input: a plan with
+ * the same offsets, arenas and peak (compared in full, not by hash) under
+ * the same requested mode gets the same verdict without running the
+ * schedule again.  The geometric check is never cached (it depends on the
+ * alignment).  Zero-initialise; free with ab_verdict_cache_free.
+ */
+struct ab_verdict_cache {
+	bool lookup_only; /* set: misses are not added (explain compares the
+			     other alignments with the one in use only) */
+	size_t n, cap;
+	struct ab_verdict_cached *entry;
+	struct ab_exec_memory memory; /* reused by every check of the input */
+};
+void ab_verdict_cache_free(struct ab_verdict_cache *c);
+
+/*
+ * Both checks of plan on in's problem: the geometric one at align, then
+ * the execution one (mode NULL = full unless large).  Fills *out (its old
+ * message is not freed); cache may be NULL.  -ENOMEM when a message
+ * cannot be made.
+ */
+int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
+		  uint32_t align, const enum ab_exec_mode *mode,
+		  struct ab_verdict_cache *cache, struct ab_check_outcome *out);
+
+/* Marks *out as not valid for a reason outside the checks (no plan, a
+ * refused plan, a tier check); msg is taken over (NULL = out of memory,
+ * -ENOMEM returned). */
+int ab_check_outcome_fail(struct ab_check_outcome *out, char *msg);
+
+/* The reason a check failed, naming the buffers, their live ranges and
+ * bytes (malloc'd; NULL when out of memory). */
+char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
+			const struct ab_check_result *r, const char *check);
+
+#endif

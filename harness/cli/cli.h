@@ -1,0 +1,83 @@
+/*
+ * The command line: the only stage that prints, picks the exit code or
+ * starts a process.  main.c dispatches; options.c holds the one option
+ * table (getopt_long), the help of each command and the one rule for the
+ * defaults of each command and runtime; cmd_<name>.c is one command each.
+ * May include: everything.
+ * Exit codes: 0 success, 1 an invalid plan was found (and recorded as
+ * invalid), 2 bad usage or bad input (nothing written).
+ */
+#ifndef AB_CLI_H
+#define AB_CLI_H
+
+#include <stdio.h>
+
+#include "bench/bench.h"
+#include "bench/tiers.h"
+
+#define EXIT_INVALID 1
+#define EXIT_USAGE 2
+
+/* The commands, as bits of an option's "applies to" mask. */
+enum cli_cmd {
+	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
+	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
+	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7,
+};
+
+struct args {
+	enum cli_cmd cmd;
+	struct ab_load_options load;
+	struct ab_plan_options plan;
+	uint32_t aligns[16];
+	size_t n_aligns;
+	const char *planners;   /* comma list, or NULL */
+	const char *cost;       /* fast | budgeted | all */
+	const char *out;
+	const char *emit_plan, *emit_live, *plot;
+	bool timing, quiet, json, header;
+	double budget_seconds;  /* scale */
+	char **pos;
+	size_t n_pos;
+	const char *runtime;
+	bool align_given, lifetimes_given, round_given, out_given;
+	struct ab_tier_set tiers; /* --tier; a->plan.tiers points here */
+};
+
+/* The command named s (0 if none). */
+enum cli_cmd cli_command(const char *s);
+
+/* argv[0] is the command's name.  Fills a (the command's defaults, then
+ * the options); 0, 1 when --help was printed, or -EINVAL (message
+ * printed). */
+int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a);
+void cli_args_free(struct args *a);
+
+/* The usage of every command (arenabench --help) or of one. */
+void cli_usage(FILE *f);
+void cli_command_help(FILE *f, enum cli_cmd cmd);
+
+/* The planners of --planners, or of --cost (message printed on error). */
+int cli_planners(const struct args *a, const struct ab_planner ***out,
+		 size_t *n);
+
+/* The inputs: files as given, directories expanded to their .graph, .csv
+ * and .tflite files (message printed on error). */
+int cli_inputs(const struct args *a, char ***files, size_t *n);
+
+/* Starts gnuplot -e EXPR SCRIPT and waits (ab_explain_plot's runner). */
+int cli_run_gnuplot(const char *gnuplot, const char *expr, const char *script);
+
+/* The first line of a shell command's output (ab_write_meta's capture). */
+void cli_capture(const char *cmd, char *buf, size_t len);
+
+int cmd_list(struct args *a);
+int cmd_bench(struct args *a, int argc, char **argv);
+int cmd_plan(struct args *a);
+int cmd_stats(struct args *a);
+int cmd_explain(struct args *a);
+int cmd_suite(struct args *a);
+int cmd_scale(struct args *a, int argc, char **argv);
+int cmd_export(struct args *a);
+
+#endif

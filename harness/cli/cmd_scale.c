@@ -1,0 +1,64 @@
+/*
+ * `arenabench scale FILE --planner P [--align A] [--budget-seconds S]
+ * [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
+ * CSV row on stdout.  Exit 0 when measured (status ok, timed_out or
+ * invalid is in the row), 2 bad usage or input.
+ * `arenabench scale --write-meta PATH [WORDS...]` writes the metadata
+ * sidecar (ab_write_meta: git revision, compiler, CPU, date, the command
+ * given as WORDS) to PATH, atomically.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/timing.h"
+#include "bench/scale.h"
+#include "core/textio.h"
+
+static int write_meta(int argc, char **argv)
+{
+	struct ab_error err = { { 0 } };
+	struct ab_atomic_file f;
+
+	if (ab_atomic_open(&f, argv[3], &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (ab_write_meta(f.f, &ab_google_benchmark, argc - 4, argv + 4,
+			  cli_capture)) {
+		ab_atomic_abort(&f);
+		fprintf(stderr, "arenabench: %s: write error\n", argv[3]);
+		return EXIT_USAGE;
+	}
+	if (ab_atomic_commit(&f, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_scale(struct args *a, int argc, char **argv)
+{
+	struct ab_error err = { { 0 } };
+	struct ab_scale_result r;
+	const struct ab_planner *pl;
+
+	if (!a)
+		return write_meta(argc, argv);
+	if (a->n_pos != 1 || !a->planners || a->n_aligns != 1) {
+		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--header] [--benchmark_*]\n");
+		return EXIT_USAGE;
+	}
+	pl = ab_planner_find(a->planners);
+	if (!pl) {
+		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
+		return EXIT_USAGE;
+	}
+	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,
+			     &ab_google_benchmark, &r, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	ab_scale_write_row(stdout, &r, a->header);
+	return fflush(stdout) ? EXIT_USAGE : 0;
+}

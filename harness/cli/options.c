@@ -1,0 +1,558 @@
+/*
+ * The one option table, parsed with getopt_long (`--opt=value` and
+ * `--opt value`), each option with the commands it applies to (any other
+ * is an error naming it), the help of each command, and the one rule for
+ * the defaults (alignment, lifetime rule, rounding) of each command and
+ * runtime.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "import/expand.h"
+#include "report/explain.h"
+#include "report/export.h"
+
+enum {
+	O_ALIGN = 256, O_LIFETIMES, O_RUNTIME, O_ROUND, O_NO_SCRATCH,
+	O_SUBGRAPH, O_DIM, O_SEED, O_BUDGET, O_PHASES, O_SAFETY, O_REORDER,
+	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
+	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_PLOT, O_JSON,
+	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_HELP,
+};
+
+#define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
+#define TFLITE (LOAD | CMD_EXPORT)
+#define PLANS (CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE | CMD_EXPORT)
+#define ALL 0xff
+
+struct option_doc {
+	struct option opt;
+	int applies;         /* enum cli_cmd bits */
+	const char *value;   /* the value's name in the help, or NULL */
+	const char *help;
+};
+
+static const struct option_doc table[] = {
+	{ { "align", required_argument, NULL, O_ALIGN }, PLANS | CMD_SCALE, "A[,A...]",
+	  "offsets are multiples of max(A, own alignment)" },
+	{ { "lifetimes", required_argument, NULL, O_LIFETIMES }, LOAD, "R",
+	  "default | tflite | tflm (docs/semantics.md)" },
+	{ { "runtime", required_argument, NULL, O_RUNTIME }, LOAD, "tflite|tflm",
+	  "a runtime's conventions: alignment, lifetimes, rounding" },
+	{ { "round", required_argument, NULL, O_ROUND }, LOAD, "N",
+	  "round sizes up to a multiple of N before planning" },
+	{ { "no-scratch", no_argument, NULL, O_NO_SCRATCH }, LOAD, NULL,
+	  "leave operator scratch buffers out" },
+	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE, "N",
+	  ".tflite: the subgraph to plan (default 0)" },
+	{ { "dim", required_argument, NULL, O_DIM }, TFLITE, "NAME=VALUE",
+	  ".tflite: value of a dynamic dimension" },
+	{ { "seed", required_argument, NULL, O_SEED }, PLANS, "N",
+	  "search planners: seed (default 1)" },
+	{ { "budget", required_argument, NULL, O_BUDGET }, PLANS, "N",
+	  "search planners: iteration budget" },
+	{ { "phases", required_argument, NULL, O_PHASES }, PLANS, "N",
+	  "multi_arena_phase: number of phases (default auto)" },
+	{ { "safety-seconds", required_argument, NULL, O_SAFETY }, PLANS, "S",
+	  "wall-clock safety stop for search planners" },
+	{ { "reorder", required_argument, NULL, O_REORDER }, LOAD, "M",
+	  "reorder operators before planning: none | greedy | beam | inductor (docs/reorder.md)" },
+	{ { "reorder-width", required_argument, NULL, O_REORDER_WIDTH }, LOAD, "N",
+	  "beam: states kept per step (default 64)" },
+	{ { "inplace", no_argument, NULL, O_INPLACE }, LOAD, NULL,
+	  "elementwise ops write into a last-read same-size input (docs/semantics.md)" },
+	{ { "tier", required_argument, NULL, O_TIER }, CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE,
+	  "NAME[:CAPACITY]", "a memory tier, fastest first, e.g. --tier sram:256KiB --tier dram (docs/tiers.md)" },
+	{ { "tier-benefit", required_argument, NULL, O_TIER_BENEFIT }, CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE,
+	  "bytes|accesses", "fill fast tiers by bytes (default) or accesses" },
+	{ { "planners", required_argument, NULL, O_PLANNERS }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
+	  "a,b,...", "planners to run (default: every planner of --cost)" },
+	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE, "P",
+	  "the planner (see `arenabench list`)" },
+	{ { "cost", required_argument, NULL, O_COST }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
+	  "fast|budgeted|all", "planners by cost class (default fast)" },
+	{ { "out", required_argument, NULL, O_OUT }, CMD_BENCH | CMD_SUITE | CMD_EXPORT, "FILE",
+	  "the file to write" },
+	{ { "emit-plan", required_argument, NULL, O_EMIT_PLAN }, CMD_PLAN, "FILE",
+	  "the plan in minimalloc's solution format" },
+	{ { "emit-live", required_argument, NULL, O_EMIT_LIVE }, CMD_PLAN, "FILE",
+	  "the live-bytes curve: step,live_bytes,lower_bound_bytes" },
+	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
+	  "draw the best plan with plots/layout.gp (.svg, .png or .pdf; needs gnuplot)" },
+	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN, NULL,
+	  "the report as JSON" },
+	{ { "no-timing", no_argument, NULL, O_NO_TIMING }, CMD_BENCH, NULL,
+	  "skip Google Benchmark (timing columns empty)" },
+	{ { "quiet", no_argument, NULL, O_QUIET }, CMD_BENCH | CMD_SUITE, NULL,
+	  "no progress on stderr" },
+	{ { "header", no_argument, NULL, O_HEADER }, CMD_SCALE, NULL,
+	  "print the CSV header line first" },
+	{ { "budget-seconds", required_argument, NULL, O_BUDGET_SECONDS }, CMD_SCALE, "S",
+	  "a first plan slower than this is timed_out, not timed (default 60)" },
+	{ { "help", no_argument, NULL, O_HELP }, ALL, NULL,
+	  "this help" },
+};
+#define N_OPTIONS (sizeof(table) / sizeof(table[0]))
+
+/* ------------------------------------------------------------ commands */
+
+struct command_doc {
+	enum cli_cmd cmd;
+	const char *name, *usage, *about, *example;
+};
+
+static const struct command_doc commands[] = {
+	{ CMD_LIST, "list", "list", "the registered planners, one line each",
+	  "arenabench list" },
+	{ CMD_BENCH, "bench", "bench INPUT... [--out FILE]",
+	  "plan every input with every planner and alignment, check every plan, time it, write a CSV\n"
+	  "(and FILE.meta); Google Benchmark's own --benchmark_* flags pass through,\n"
+	  "e.g. --benchmark_min_time=0.05 (seconds, plain number)",
+	  "arenabench bench graphs/starter --planners size_first_fit,linear --align=16 --no-timing" },
+	{ CMD_PLAN, "plan", "plan FILE --planner P",
+	  "plan one input and print a summary",
+	  "arenabench plan graphs/starter/residual_block.graph --planner=size_first_fit --emit-plan plan.csv" },
+	{ CMD_STATS, "stats", "stats INPUT...",
+	  "CSV of corpus statistics (no planning)",
+	  "arenabench stats graphs/starter graphs/zoo" },
+	{ CMD_EXPLAIN, "explain", "explain MODEL",
+	  "where a model's memory goes, every fast planner against the lower bound",
+	  "arenabench explain model.tflite --runtime tflm --json" },
+	{ CMD_SUITE, "suite", "suite DIR... [--out FILE]",
+	  "planners over minimalloc CSV problems (NAME.CAPACITY.csv) vs capacity",
+	  "arenabench suite ../shared/problems/minimalloc --out suite.csv" },
+	{ CMD_SCALE, "scale", "scale FILE --planner P",
+	  "one scaling measurement as a CSV row (scripts/study/scaling.sh); --benchmark_* flags pass\n"
+	  "through (defaults --benchmark_min_time=0.05 --benchmark_repetitions=3).\n"
+	  "`arenabench scale --write-meta PATH [WORDS...]` writes the metadata sidecar",
+	  "arenabench scale build/sweep/chain_10000.csv --planner size_first_fit --header" },
+	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
+	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
+	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
+	  "arenabench export model.tflite --out planned.tflite --planner best_of" },
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command_doc *command_doc(enum cli_cmd cmd)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (commands[i].cmd == cmd)
+			return &commands[i];
+	return NULL;
+}
+
+enum cli_cmd cli_command(const char *s)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i].name, s))
+			return commands[i].cmd;
+	return 0;
+}
+
+/* ------------------------------------------------------------ defaults */
+
+/*
+ * The one rule for the conventions of each command: the alignments, the
+ * lifetime rule and the rounding used when no option gives them.  A
+ * --runtime (explain's default: tflite) sets its runtime's conventions,
+ * each explicit option winning over it:
+ *   tflite: align 64, lifetimes tflite;  tflm: align 16, lifetimes tflm,
+ *   sizes rounded to 16 (TFLite Micro's MicroArenaBufferAlignment).
+ * Without a runtime: bench compares 1, 16 and 64; plan, suite and scale
+ * use 1; export uses TFLite Micro's 16; lifetimes are the default rule.
+ */
+struct conventions {
+	uint32_t aligns[3];
+	size_t n_aligns;
+	enum ab_lifetime_rule lifetimes;
+	uint32_t round_to;
+};
+
+static struct conventions conventions_of(enum cli_cmd cmd, const char *runtime)
+{
+	if (!runtime && cmd == CMD_EXPLAIN)
+		runtime = "tflite";
+	if (runtime && !strcmp(runtime, "tflm"))
+		return (struct conventions){ { 16 }, 1, AB_LIFETIMES_TFLM, 16 };
+	if (runtime)
+		return (struct conventions){ { 64 }, 1, AB_LIFETIMES_TFLITE, 0 };
+	if (cmd == CMD_BENCH)
+		return (struct conventions){ { 1, 16, 64 }, 3, AB_LIFETIMES_DEFAULT, 0 };
+	if (cmd == CMD_EXPORT)
+		return (struct conventions){ { AB_TFLM_ALIGN }, 1, AB_LIFETIMES_DEFAULT, 0 };
+	return (struct conventions){ { 1 }, 1, AB_LIFETIMES_DEFAULT, 0 };
+}
+
+static void apply_conventions(struct args *a)
+{
+	struct conventions c = conventions_of(a->cmd, a->runtime);
+
+	if (a->cmd == CMD_EXPLAIN && !a->runtime)
+		a->runtime = "tflite";
+	if (!a->align_given) {
+		memcpy(a->aligns, c.aligns, sizeof(c.aligns));
+		a->n_aligns = c.n_aligns;
+	}
+	if (!a->lifetimes_given)
+		a->load.problem.lifetimes = c.lifetimes;
+	if (!a->round_given)
+		a->load.problem.round_to = c.round_to;
+}
+
+static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
+{
+	struct conventions c = conventions_of(cmd, NULL);
+	size_t k = 0;
+
+	k += (size_t)snprintf(buf + k, len - k, "--align ");
+	for (size_t i = 0; i < c.n_aligns && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "," : "", c.aligns[i]);
+	if (cmd & LOAD && k < len)
+		snprintf(buf + k, len - k, ", --lifetimes %s%s",
+			 ab_lifetime_rule_name(c.lifetimes),
+			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)" : "");
+}
+
+/* ---------------------------------------------------------------- help */
+
+void cli_usage(FILE *f)
+{
+	fputs("usage: arenabench COMMAND [options]   (arenabench COMMAND --help for its options)\n\ncommands:\n", f);
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const char *nl = strchr(commands[i].about, '\n');
+
+		fprintf(f, "  %-38s %.*s\n", commands[i].usage,
+			nl ? (int)(nl - commands[i].about) : (int)strlen(commands[i].about),
+			commands[i].about);
+	}
+	fputs("\nINPUT is a .graph, .csv (minimalloc) or .tflite file, or a directory of them.\n"
+	      "Options take their value as --opt=value or --opt value.\n", f);
+}
+
+void cli_command_help(FILE *f, enum cli_cmd cmd)
+{
+	const struct command_doc *c = command_doc(cmd);
+	char defaults[256];
+
+	fprintf(f, "usage: arenabench %s [options]\n\n%s\n\noptions:\n", c->usage, c->about);
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		char left[64];
+
+		if (!(table[i].applies & cmd))
+			continue;
+		snprintf(left, sizeof(left), "--%s%s%s", table[i].opt.name,
+			 table[i].value ? " " : "", table[i].value ? table[i].value : "");
+		fprintf(f, "  %-30s %s\n", left, table[i].help);
+	}
+	if (cmd != CMD_LIST) {
+		defaults_text(cmd, defaults, sizeof(defaults));
+		fprintf(f, "\ndefaults: %s\n", defaults);
+	}
+	fprintf(f, "\nexample:\n  %s\n", c->example);
+}
+
+/* ------------------------------------------------------------- parsing */
+
+static int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		goto bad;
+	*v = strtoull(s, &end, 10);
+	if (errno || *end)
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "arenabench: %s expects a non-negative integer, got '%s'\n",
+		opt, s ? s : "");
+	return -EINVAL;
+}
+
+static int parse_aligns(const char *s, struct args *a)
+{
+	char *copy = strdup(s), *save = NULL, *t;
+
+	a->n_aligns = 0;
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (parse_u64_arg("--align", t, &v) || v == 0 || (v & (v - 1)) ||
+		    v > (1u << 30) || a->n_aligns == 16) {
+			fprintf(stderr, "arenabench: --align expects up to 16 powers of two up to 2^30, got '%s'\n",
+				s);
+			free(copy);
+			return -EINVAL;
+		}
+		a->aligns[a->n_aligns++] = (uint32_t)v;
+	}
+	free(copy);
+	if (!a->n_aligns) {
+		fprintf(stderr, "arenabench: --align expects a list like 1,16,64\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_dim(const char *v, struct args *a)
+{
+	struct ab_tflite_dim *d;
+	const char *eq = strchr(v, '=');
+	uint64_t val;
+
+	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(d->name) ||
+	    a->load.tflite.n_dims == AB_TFLITE_MAX_DIMS ||
+	    parse_u64_arg("--dim", eq + 1, &val) || val > INT32_MAX) {
+		fprintf(stderr, "arenabench: --dim expects NAME=VALUE (at most %d), got '%s'\n",
+			AB_TFLITE_MAX_DIMS, v);
+		return -EINVAL;
+	}
+	d = &a->load.tflite.dims[a->load.tflite.n_dims++];
+	memcpy(d->name, v, (size_t)(eq - v));
+	d->name[eq - v] = 0;
+	d->value = (int64_t)val;
+	return 0;
+}
+
+/* One option with its value v (NULL for flags). */
+static int set_option(int id, const char *o, const char *v, struct args *a)
+{
+	struct ab_error e = { { 0 } };
+	uint64_t x;
+	char *end;
+	int r;
+
+	switch (id) {
+	case O_ALIGN:
+		if (parse_aligns(v, a))
+			return -EINVAL;
+		a->align_given = true;
+		return 0;
+	case O_LIFETIMES:
+		r = ab_lifetime_rule_from_name(v);
+		if (r < 0) {
+			fprintf(stderr, "arenabench: --lifetimes expects default, tflite or tflm, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->load.problem.lifetimes = r;
+		a->lifetimes_given = true;
+		return 0;
+	case O_RUNTIME:
+		if (strcmp(v, "tflite") && strcmp(v, "tflm")) {
+			fprintf(stderr, "arenabench: --runtime expects tflite or tflm, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->runtime = v;
+		return 0;
+	case O_ROUND:
+		if (parse_u64_arg(o, v, &x) || x > (1u << 30))
+			return -EINVAL;
+		a->load.problem.round_to = (uint32_t)x;
+		a->round_given = true;
+		return 0;
+	case O_NO_SCRATCH:
+		a->load.problem.exclude_scratch = true;
+		return 0;
+	case O_SUBGRAPH:
+		if (parse_u64_arg(o, v, &x) || x > INT32_MAX)
+			return -EINVAL;
+		a->load.tflite.subgraph = (int)x;
+		return 0;
+	case O_DIM:
+		return parse_dim(v, a);
+	case O_SEED:
+		return parse_u64_arg(o, v, &a->plan.seed);
+	case O_BUDGET:
+		return parse_u64_arg(o, v, &a->plan.budget);
+	case O_PHASES:
+		if (parse_u64_arg(o, v, &x) || x < 1 || x > AB_MAX_ARENAS - 1) {
+			fprintf(stderr, "arenabench: --phases expects 1 to %d\n", AB_MAX_ARENAS - 1);
+			return -EINVAL;
+		}
+		a->plan.phases = (int)x;
+		return 0;
+	case O_SAFETY:
+		a->plan.safety_seconds = strtod(v, &end);
+		if (*end || a->plan.safety_seconds < 0) {
+			fprintf(stderr, "arenabench: --safety-seconds expects seconds, got '%s'\n", v);
+			return -EINVAL;
+		}
+		return 0;
+	case O_REORDER:
+		r = ab_reorder_method_from_name(v);
+		if (r < 0) {
+			fprintf(stderr, "arenabench: --reorder expects none, greedy, beam or inductor, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->load.reorder.method = r;
+		return 0;
+	case O_REORDER_WIDTH:
+		if (parse_u64_arg(o, v, &x) || x < 1 || x > AB_REORDER_BEAM_WIDTH_MAX) {
+			fprintf(stderr, "arenabench: --reorder-width expects 1 to %d states\n",
+				AB_REORDER_BEAM_WIDTH_MAX);
+			return -EINVAL;
+		}
+		a->load.reorder.beam_width = (int)x;
+		return 0;
+	case O_INPLACE:
+		a->load.problem.inplace = true;
+		return 0;
+	case O_TIER:
+		if (ab_tier_add(a->tiers.tier, &a->tiers.n, v, &e)) {
+			fprintf(stderr, "arenabench: --tier: %s\n", e.msg);
+			return -EINVAL;
+		}
+		a->plan.tiers = &a->tiers;
+		return 0;
+	case O_TIER_BENEFIT:
+		r = ab_tier_benefit_from_name(v);
+		if (r < 0) {
+			fprintf(stderr, "arenabench: --tier-benefit expects bytes or accesses, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->tiers.opt.benefit = r;
+		return 0;
+	case O_PLANNERS:
+	case O_PLANNER:
+		a->planners = v;
+		return 0;
+	case O_COST:
+		if (strcmp(v, "fast") && strcmp(v, "budgeted") && strcmp(v, "all")) {
+			fprintf(stderr, "arenabench: --cost expects fast, budgeted or all, got '%s'\n", v);
+			return -EINVAL;
+		}
+		a->cost = v;
+		return 0;
+	case O_OUT:
+		a->out = v;
+		a->out_given = true;
+		return 0;
+	case O_EMIT_PLAN:
+		a->emit_plan = v;
+		return 0;
+	case O_EMIT_LIVE:
+		a->emit_live = v;
+		return 0;
+	case O_PLOT:
+		a->plot = v;
+		return 0;
+	case O_JSON:
+		a->json = true;
+		return 0;
+	case O_NO_TIMING:
+		a->timing = false;
+		return 0;
+	case O_QUIET:
+		a->quiet = true;
+		return 0;
+	case O_HEADER:
+		a->header = true;
+		return 0;
+	case O_BUDGET_SECONDS:
+		a->budget_seconds = strtod(v, &end);
+		if (*end || a->budget_seconds <= 0) {
+			fprintf(stderr, "arenabench: --budget-seconds expects positive seconds, got '%s'\n", v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
+{
+	struct option longopts[N_OPTIONS + 1];
+	const char *name = command_doc(cmd)->name;
+	char opt[64];
+	int c, index;
+
+	memset(longopts, 0, sizeof(longopts));
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		longopts[i] = table[i].opt;
+	a->cmd = cmd;
+	a->plan.seed = 1;
+	a->cost = "fast";
+	a->out = "results/results.csv";
+	a->timing = true;
+	a->budget_seconds = 60;
+	a->pos = calloc((size_t)argc + 1, sizeof(*a->pos));
+	if (!a->pos)
+		return -ENOMEM;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, &index)) != -1) {
+		const char *o = argv[optind - 1];
+
+		if (c == 'h' || c == O_HELP) {
+			cli_command_help(stdout, cmd);
+			return 1;
+		}
+		if (c == ':') {
+			fprintf(stderr, "arenabench: %s expects a value\n", o);
+			return -EINVAL;
+		}
+		if (c == '?') {
+			fprintf(stderr, "arenabench: unknown option '%s' (see arenabench %s --help)\n",
+				o, name);
+			return -EINVAL;
+		}
+		if (!(table[index].applies & cmd)) {
+			fprintf(stderr, "arenabench: %s: option --%s does not apply to %s (see arenabench %s --help)\n",
+				name, table[index].opt.name, name, name);
+			return -EINVAL;
+		}
+		snprintf(opt, sizeof(opt), "--%s", table[index].opt.name);
+		if (set_option(c, opt, optarg, a))
+			return -EINVAL;
+	}
+	while (optind < argc)
+		a->pos[a->n_pos++] = argv[optind++];
+	if (a->plan.tiers) {
+		struct ab_error e = { { 0 } };
+
+		if (ab_tiers_check_list(a->tiers.tier, a->tiers.n, &e)) {
+			fprintf(stderr, "arenabench: --tier: %s\n", e.msg);
+			return -EINVAL;
+		}
+	}
+	if (a->load.reorder.beam_width && a->load.reorder.method != AB_REORDER_BEAM) {
+		fprintf(stderr, "arenabench: --reorder-width needs --reorder beam\n");
+		return -EINVAL;
+	}
+	apply_conventions(a);
+	return 0;
+}
+
+void cli_args_free(struct args *a)
+{
+	free(a->pos);
+	a->pos = NULL;
+}
+
+/* ----------------------------------------------- planners and inputs */
+
+int cli_planners(const struct args *a, const struct ab_planner ***out,
+		 size_t *n)
+{
+	struct ab_error err = { { 0 } };
+	int rc = ab_pick_planners(a->planners, a->cost, out, n, &err);
+
+	if (rc)
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+	return rc;
+}
+
+int cli_inputs(const struct args *a, char ***files, size_t *n)
+{
+	struct ab_error err = { { 0 } };
+	int rc = ab_expand_inputs((const char *const *)a->pos, a->n_pos,
+				  AB_INPUT_ANY, false, files, n, NULL, &err);
+
+	if (rc)
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+	return rc;
+}
