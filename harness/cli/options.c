@@ -62,7 +62,7 @@ static const struct option_doc table[] = {
 	{ { "safety-seconds", required_argument, NULL, O_SAFETY }, PLANS, "S",
 	  "wall-clock safety stop for search planners" },
 	{ { "reorder", required_argument, NULL, O_REORDER }, LOAD, "M",
-	  "reorder operators before planning: none | greedy | beam (docs/reorder.md)" },
+	  "reorder operators before planning: none | greedy | beam | inductor (docs/reorder.md)" },
 	{ { "reorder-width", required_argument, NULL, O_REORDER_WIDTH }, LOAD, "N",
 	  "beam: states kept per step (default 64)" },
 	{ { "inplace", no_argument, NULL, O_INPLACE }, LOAD, NULL,
@@ -459,7 +459,7 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_REORDER:
 		r = ab_reorder_method_from_name(v);
 		if (r < 0) {
-			fprintf(stderr, "arenabench: --reorder expects none, greedy or beam, got '%s'\n", v);
+			fprintf(stderr, "arenabench: --reorder expects none, greedy, beam or inductor, got '%s'\n", v);
 			return -EINVAL;
 		}
 		a->load.reorder.method = r;

@@ -46,6 +46,7 @@ static const char *const method_names[AB_REORDER_COUNT] = {
 	[AB_REORDER_NONE] = "none",
 	[AB_REORDER_GREEDY] = "greedy",
 	[AB_REORDER_BEAM] = "beam",
+	[AB_REORDER_INDUCTOR] = "inductor",
 };
 
 const char *ab_reorder_method_name(enum ab_reorder_method m)
@@ -508,14 +509,15 @@ enum greedy_rule {
 
 /* Memory-aware list scheduling by one rule; ties to the lower op index. */
 static int greedy_schedule(const struct model *m, enum greedy_rule rule,
-			   int32_t *order, uint64_t *peak_out,
-			   uint64_t *states)
+			   uint64_t start_peak, int32_t *order,
+			   uint64_t *peak_out, uint64_t *states)
 {
 	size_t n = m->n, n_ready = 0;
 	int32_t *indeg = malloc((n + 1) * sizeof(*indeg));
 	int32_t *ready = malloc((n + 1) * sizeof(*ready));
 	int32_t *left = malloc((m->n_tensors + 1) * sizeof(*left));
-	uint64_t resident = m->resident0, peak = m->floor;
+	uint64_t resident = m->resident0;
+	uint64_t peak = m->floor > start_peak ? m->floor : start_peak;
 	int rc = 0;
 
 	if (!indeg || !ready || !left) {
@@ -592,6 +594,236 @@ out:
 	free(ready);
 	free(left);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- inductor */
+
+/*
+ * PyTorch inductor's reorder_for_peak_memory (torch/_inductor/memory.py at
+ * a900a4db24854f738b70071b577ff81020f59600): the file's order and three
+ * topological sorts, keeping the lowest estimated peak (ties: the earlier
+ * of baseline, LPMF, BFS, DFS).
+ *  - LPMF: the greedy's RULE_LPMF (key: max(live + the op's outputs, max
+ *    so far), then outputs - bytes freed, then index), with the max so far
+ *    starting at max(live inputs, the graph outputs' bytes) as inductor's.
+ *  - BFS: among ready ops the one whose predecessors ran earliest: the
+ *    sorted list of their positions, compared as lists (a prefix first),
+ *    ties to the lower index.
+ *  - DFS: ops by (outputs + bytes read, index), each visited after its
+ *    predecessors in the same key order; post-order.
+ * Differences: the estimate is this module's model (the lower bound under
+ * the planning rules: scratch and the lifetime rule count), not inductor's
+ * estimate_peak_memory; predecessors include this module's constraint
+ * edges; LPMF and BFS keep phases as barriers, and a DFS order that leaves
+ * a phase early is dropped (ab_reorder_check_order's rules hold for all).
+ */
+
+/* Is the sorted list a[0..na) before b[0..nb) as Python compares lists? */
+static int cmp_list(const int32_t *a, size_t na, const int32_t *b, size_t nb)
+{
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+static int cmp_i32(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static int inductor_bfs(const struct model *m, int32_t *order,
+			uint64_t *states)
+{
+	size_t n = m->n, n_ready = 0;
+	int32_t *indeg = malloc((n + 1) * sizeof(*indeg));
+	int32_t *ready = malloc((n + 1) * sizeof(*ready));
+	int32_t *at = malloc((n + 1) * sizeof(*at));
+	int32_t *prio = malloc(((size_t)m->pred_off[n] + 1) * sizeof(*prio));
+	size_t *len = malloc((n + 1) * sizeof(*len));
+	int rc = 0;
+
+	if (!indeg || !ready || !at || !prio || !len) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t v = 0; v < n; v++) {
+		indeg[v] = m->pred_off[v + 1] - m->pred_off[v];
+		len[v] = 0;
+		if (!indeg[v])
+			ready[n_ready++] = (int32_t)v;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t pick = SIZE_MAX;
+
+		for (size_t i = 0; i < n_ready; i++) {
+			int32_t v = ready[i], w;
+			int c;
+
+			if (m->phase[v] != m->phase[k])
+				continue;
+			(*states)++;
+			if (pick == SIZE_MAX) {
+				pick = i;
+				continue;
+			}
+			w = ready[pick];
+			c = cmp_list(prio + m->pred_off[v], len[v],
+				     prio + m->pred_off[w], len[w]);
+			if (c < 0 || (!c && v < w))
+				pick = i;
+		}
+		if (pick == SIZE_MAX) {
+			rc = -EINVAL;
+			goto out;
+		}
+		int32_t v = ready[pick];
+
+		ready[pick] = ready[--n_ready];
+		order[k] = v;
+		at[v] = (int32_t)k;
+		for (int32_t j = m->succ_off[v]; j < m->succ_off[v + 1]; j++) {
+			int32_t s = m->succ[j];
+
+			if (--indeg[s])
+				continue;
+			/* Ready: its priority is its predecessors' positions. */
+			int32_t *p = prio + m->pred_off[s];
+			size_t np = 0;
+
+			for (int32_t q = m->pred_off[s]; q < m->pred_off[s + 1]; q++)
+				p[np++] = at[m->pred[q]];
+			qsort(p, np, sizeof(*p), cmp_i32);
+			len[s] = np; /* predecessors are distinct: no repeats */
+			ready[n_ready++] = s;
+		}
+	}
+out:
+	free(indeg);
+	free(ready);
+	free(at);
+	free(prio);
+	free(len);
+	return rc;
+}
+
+struct keyed {
+	uint64_t key;
+	int32_t v;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->v < b->v ? -1 : a->v > b->v;
+}
+
+/* Sets *kept = false when the order leaves a phase before its end. */
+static int inductor_dfs(const struct model *m, int32_t *order, bool *kept,
+			uint64_t *states)
+{
+	size_t n = m->n, n_pred = (size_t)m->pred_off[n], k = 0, depth = 0;
+	struct keyed *all = malloc((n + 1) * sizeof(*all));
+	struct keyed *deps = malloc((n_pred + 1) * sizeof(*deps));
+	uint64_t *key = malloc((n + 1) * sizeof(*key));
+	int32_t *stack = malloc((n + 1) * sizeof(*stack));
+	int32_t *pos = malloc((n + 1) * sizeof(*pos));
+	bool *seen = calloc(n + 1, sizeof(*seen));
+	int rc = 0;
+
+	if (!all || !deps || !key || !stack || !pos || !seen) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t v = 0; v < n; v++) {
+		key[v] = m->alloc[v];
+		for (int32_t j = m->in_off[v]; j < m->in_off[v + 1]; j++)
+			key[v] += m->bytes[m->in[j]];
+		all[v] = (struct keyed){ key[v], (int32_t)v };
+	}
+	qsort(all, n, sizeof(*all), cmp_keyed);
+	for (size_t v = 0; v < n; v++) {
+		int32_t lo = m->pred_off[v], hi = m->pred_off[v + 1];
+
+		for (int32_t j = lo; j < hi; j++)
+			deps[j] = (struct keyed){ key[m->pred[j]], m->pred[j] };
+		qsort(deps + lo, (size_t)(hi - lo), sizeof(*deps), cmp_keyed);
+	}
+	for (size_t r = 0; r < n; r++) {
+		if (seen[all[r].v])
+			continue;
+		seen[all[r].v] = true;
+		stack[depth] = all[r].v;
+		pos[depth++] = m->pred_off[all[r].v];
+		while (depth) {
+			int32_t v = stack[depth - 1];
+
+			(*states)++;
+			if (pos[depth - 1] < m->pred_off[v + 1]) {
+				int32_t u = deps[pos[depth - 1]++].v;
+
+				if (!seen[u]) {
+					seen[u] = true;
+					stack[depth] = u;
+					pos[depth++] = m->pred_off[u];
+				}
+				continue;
+			}
+			depth--;
+			order[k++] = v;
+		}
+	}
+	*kept = true;
+	for (size_t i = 1; i < n; i++)
+		if (m->phase[order[i]] < m->phase[order[i - 1]])
+			*kept = false;
+out:
+	free(all);
+	free(deps);
+	free(key);
+	free(stack);
+	free(pos);
+	free(seen);
+	return rc;
+}
+
+/* best[] holds the file's order at best_peak; replaced by a better one. */
+static int inductor_orders(const struct ab_graph *g, const struct model *m,
+			   int32_t *best, uint64_t *best_peak, int32_t *trial,
+			   uint64_t *states)
+{
+	uint64_t outputs = 0, peak, unused;
+	bool kept = true;
+	int rc;
+
+	for (size_t t = 0; t < g->n_tensors; t++)
+		if (g->tensors[t].kind == AB_KIND_OUTPUT)
+			outputs += m->bytes[t];
+	for (int method = 0; method < 3; method++) {
+		if (method == 0)
+			rc = greedy_schedule(m, RULE_LPMF,
+					     outputs > m->resident0 ? outputs
+								    : m->resident0,
+					     trial, &unused, states);
+		else if (method == 1)
+			rc = inductor_bfs(m, trial, states);
+		else
+			rc = inductor_dfs(m, trial, &kept, states);
+		if (!rc && kept)
+			rc = model_peak(m, trial, &peak);
+		if (rc)
+			return rc;
+		if (kept && peak < *best_peak) {
+			*best_peak = peak;
+			memcpy(best, trial, m->n * sizeof(*best));
+		}
+	}
+	return 0;
 }
 
 /* -------------------------------------------------------------------- beam */
@@ -1159,7 +1391,7 @@ int ab_graph_reorder(const struct ab_graph *g,
 
 	memset(out, 0, sizeof(*out));
 	if ((unsigned)o->method >= AB_REORDER_COUNT)
-		return ab_fail(err, -EINVAL, "reorder method %d: expected none, greedy or beam",
+		return ab_fail(err, -EINVAL, "reorder method %d: expected none, greedy, beam or inductor",
 			       (int)o->method);
 	if (o->beam_width < 0 || o->beam_width > AB_REORDER_BEAM_WIDTH_MAX)
 		return ab_fail(err, -EINVAL, "beam width %d: expected 1 to %d (0 = %d)",
@@ -1185,8 +1417,14 @@ int ab_graph_reorder(const struct ab_graph *g,
 	}
 	for (size_t k = 0; k < n; k++)
 		best[k] = (int32_t)k;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		rc = greedy_schedule(&m, rules[i], trial, &peak, &r.states);
+	if (o->method == AB_REORDER_INDUCTOR) {
+		rc = inductor_orders(g, &m, best, &best_peak, trial, &r.states);
+		if (rc)
+			goto fail;
+	}
+	for (size_t i = 0; o->method != AB_REORDER_INDUCTOR &&
+			   i < sizeof(rules) / sizeof(rules[0]); i++) {
+		rc = greedy_schedule(&m, rules[i], 0, trial, &peak, &r.states);
 		if (rc)
 			goto fail;
 		if (peak < best_peak) {

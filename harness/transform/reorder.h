@@ -23,6 +23,8 @@ enum ab_reorder_method {
 	AB_REORDER_NONE,   /* keep the order of the file */
 	AB_REORDER_GREEDY, /* memory-aware list scheduling, two priority rules */
 	AB_REORDER_BEAM,   /* the greedy, then a beam search over downsets */
+	AB_REORDER_INDUCTOR, /* PyTorch inductor's reorder_for_peak_memory:
+			      * best of the file's order, LPMF, BFS, DFS */
 	AB_REORDER_COUNT
 };
 
