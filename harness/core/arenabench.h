@@ -97,8 +97,8 @@ enum ab_op_flags {
 /* The tensor's roles, the kind's own included. */
 static inline unsigned ab_tensor_roles(const struct ab_tensor *t)
 {
-	return t->roles | (t->kind == AB_KIND_INPUT ? AB_ROLE_GRAPH_INPUT : 0u) |
-	       (t->kind == AB_KIND_OUTPUT ? AB_ROLE_GRAPH_OUTPUT : 0u);
+	return t->roles | (t->kind == AB_KIND_INPUT ? (unsigned)AB_ROLE_GRAPH_INPUT : 0u) |
+	       (t->kind == AB_KIND_OUTPUT ? (unsigned)AB_ROLE_GRAPH_OUTPUT : 0u);
 }
 
 struct ab_op {
