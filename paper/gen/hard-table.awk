@@ -44,7 +44,7 @@ END {
 	printf "\\begin{table}[t]\\centering\\small\n\\begin{tabular}{lr" > f
 	for (j = 1; j <= np; j++) printf "rr" > f
 	printf "}\n\\toprule\nset & problems" > f
-	for (j = 1; j <= np; j++) printf " & \\multicolumn{2}{c}{\\texttt{%s}}", pls[j] > f
+	for (j = 1; j <= np; j++) { t = pls[j]; gsub(/_/, "\\_", t); printf " & \\multicolumn{2}{c}{\\texttt{%s}}", t > f }
 	printf " \\\\\n & " > f
 	for (j = 1; j <= np; j++) printf " & ratio & opt." > f
 	printf " \\\\\n\\midrule\n" > f
