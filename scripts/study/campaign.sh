@@ -388,6 +388,12 @@ if [ "$todo" -gt 0 ]; then
 	pid_parallel=
 	kill "$pid_progress" 2>/dev/null || true
 	pid_progress=
+	# the last progress line, also for a run shorter than the ticker's second
+	if [ "$rc" = 0 ]; then
+		d=$(($(wc -l < "$run/joblog" 2>/dev/null || echo 1) - 1))
+		[ "$d" -ge 0 ] || d=0
+		say "$((reused + d))/$total shards done ($reused reused, $d of $todo run), $(clock $(($(date +%s) - start))) elapsed, 0:00 left"
+	fi
 	cleanup_remote
 	if [ "$rc" != 0 ]; then
 		awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0) {
