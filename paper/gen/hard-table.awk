@@ -62,7 +62,11 @@ END {
 	m = dir "/hard.tex"
 	printf "\\newcommand{\\HardProblems}{%d}\n", n_problems() > m
 	printf "\\newcommand{\\HardWorstMinimalloc}{%.2f\\,\\%%}\n", 100 * worst["minimalloc"] > m
-	printf "\\newcommand{\\HardWorstIdealloc}{%.2f\\,\\%%}\n", 100 * worst["idealloc"] > m
+	# no idealloc rows in the CSV: say so rather than print a 0 of nothing
+	if (probs["idealloc"] > 0)
+		printf "\\newcommand{\\HardWorstIdealloc}{%.2f\\,\\%%}\n", 100 * worst["idealloc"] > m
+	else
+		printf "\\newcommand{\\HardWorstIdealloc}{not measured (no idealloc rows in this CSV)}\n" > m
 	if (invalid) printf "hard-table: %d invalid rows left out\n", invalid > "/dev/stderr"
 }
 function n_problems(   t, s) { t = 0; for (s in probs) t += probs[s]; return t }
