@@ -36,14 +36,7 @@ static void remove_dir(void)
 
 static void write_file(const char *name, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
+	tu_write_file(dir, name, text);
 }
 
 static int run(const char *args, char **out)

@@ -55,14 +55,7 @@ static void expect(const char *args, int code, const char *message)
 
 static void file(const char *name, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
+	tu_write_file(dir, name, text);
 }
 
 /* A FIFO with no writer must not hang (timeout 10 would kill it: exit

@@ -156,3 +156,15 @@ void tu_tmpdir_remove(const char *dir)
 	closedir(d);
 	rmdir(dir);
 }
+
+void tu_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "cannot create %s", path);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0, "cannot write %s", path);
+}

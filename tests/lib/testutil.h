@@ -32,5 +32,7 @@ bool tu_dir_exists(const char *path);
  * and its removal with the files in it (not recursive). */
 void tu_tmpdir_make(char *dir, size_t len, const char *prefix);
 void tu_tmpdir_remove(const char *dir);
+/* Writes text to dir/name; aborts the test if it cannot. */
+void tu_write_file(const char *dir, const char *name, const char *text);
 
 #endif
