@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "lib/search.h"
+#include "lib/placement.h"
 
 static int cmp_i32(const void *a, const void *b)
 {

@@ -17,7 +17,7 @@
  * iterations, so the default run places at most about 4e6 + 2n buffers
  * in all: it never grows faster than the placement mechanic itself
  * (O(n) placements; 4 iterations at 10^6 buffers, 300 up to 13,333).
- * Deterministic for a given seed (splitmix64, planners/lib/search.c);
+ * Deterministic for a given seed (splitmix64, planners/lib/rng_clock.c);
  * single-threaded.
  * Complexity: O(n log n) to start; per iteration O(n) bookkeeping plus one
  * placement query for each re-placed buffer (placement.h: O((k + 1)
@@ -33,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/search.h"
+#include "lib/placement.h"
+#include "lib/rng_clock.h"
 
 #define DEFAULT_WORK 4000000 /* buffers re-placed by a default run */
 #define MAX_DEFAULT_ITERATIONS 300

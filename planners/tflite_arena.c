@@ -35,7 +35,7 @@
 #include <stdlib.h>
 
 #include "lib/first_fit_index.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 #include "lib/stdsort.h"
 
 /* SimpleMemoryArena::Allocate's gap rule (see the header comment). */

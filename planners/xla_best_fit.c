@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "lib/first_fit_index.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 
 static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
 			uint64_t align, uint64_t heap)

@@ -19,7 +19,7 @@
  *  - every plan returned passes the geometric and the execution check;
  *    iterations never exceed the budget; two runs give the same offsets.
  *  - local_search's evaluator (ab_place_suffix_within, planners/lib/
- *    search.c) against full placements, and local_search itself.
+ *    placement.c) against full placements, and local_search itself.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 
 #define MINIMALLOC_DIR "../shared/problems/minimalloc"
 
@@ -432,10 +432,10 @@ Test(exact, small_budget_reports_unknown)
 	ab_problem_free(&p);
 }
 
-/* ------------------------------------- local_search's evaluator, search.c */
+/* ------------------------------------- local_search's evaluator, placement.c */
 
 /*
- * ab_place_suffix_within (planners/lib/search.c) re-places an order from a
+ * ab_place_suffix_within (planners/lib/placement.c) re-places an order from a
  * position on, the buffers before it keeping their offsets: on a random
  * problem, for orders that share a prefix, it must give exactly what a
  * full ab_place_in_order gives, for both rules, and stop early (top above

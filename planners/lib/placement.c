@@ -421,3 +421,90 @@ int ab_plan_by_size_desc(const struct ab_problem *p,
 	free(key);
 	return rc;
 }
+
+/* ------------------------------------------------ orders by keys, suffixes */
+
+uint64_t ab_fit_first_fn(const struct ab_hit *hits, size_t k, uint64_t size,
+			 uint64_t align, uint64_t top)
+{
+	return ab_fit_first(hits, k, size, align);
+}
+
+uint64_t ab_fit_best_fn(const struct ab_hit *hits, size_t k, uint64_t size,
+			uint64_t align, uint64_t top)
+{
+	return ab_fit_best(hits, k, size, align);
+}
+
+int ab_place_in_order_fit(const struct ab_problem *p,
+			  const struct ab_plan_options *o,
+			  const uint32_t *order, size_t m, ab_fit_fn fit,
+			  uint64_t *offsets, uint64_t *top)
+{
+	struct ab_placer pl;
+	uint32_t *live = malloc((m + 1) * sizeof(*live));
+	size_t n_live = 0;
+	int rc;
+
+	if (!live)
+		return -ENOMEM;
+	live[0] = 0;
+	for (size_t j = 0; j < m; j++) {
+		if (p->buf[order[j]].size)
+			live[n_live++] = order[j];
+		else
+			offsets[order[j]] = 0;
+	}
+	rc = ab_placer_init(&pl, p, live, n_live, offsets);
+	if (rc)
+		goto out;
+	for (size_t j = 0; j < n_live; j++) {
+		size_t i = live[j];
+		const struct ab_hit *hits;
+		size_t k;
+
+		rc = ab_placer_conflicts(&pl, i, &hits, &k);
+		if (rc)
+			break;
+		ab_placer_place(&pl, i,
+				fit(hits, k, p->buf[i].size,
+				    ab_effective_align(p, i, o), pl.top));
+	}
+	*top = pl.top;
+	ab_placer_free(&pl);
+out:
+	free(live);
+	return rc;
+}
+
+int ab_place_suffix_within(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, size_t from,
+			   enum ab_fit_rule rule, uint64_t limit,
+			   uint64_t *offsets, uint64_t *top)
+{
+	struct ab_placer pl;
+	int rc = ab_placer_init(&pl, p, order, m, offsets);
+
+	if (rc)
+		return rc;
+	for (size_t j = 0; j < from && j < m; j++)
+		ab_placer_place(&pl, order[j], offsets[order[j]]);
+	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
+	*top = pl.top;
+	ab_placer_free(&pl);
+	return rc;
+}
+
+int ab_order_by_keys(const struct ab_problem *p, uint32_t *order,
+		     const uint64_t *const *keys, size_t n_keys)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		order[i] = (uint32_t)i;
+	/* Stable passes from the least significant key up. */
+	for (size_t k = n_keys; k-- > 0 && !rc;)
+		rc = ab_order_stable_by(order, p->n, keys[k]);
+	return rc;
+}
