@@ -69,7 +69,7 @@ static int plan_local_search(const struct ab_problem *p,
 	uint64_t *cur = malloc((n + 1) * sizeof(*cur));
 	uint64_t *off = malloc((n + 1) * sizeof(*off));
 	uint64_t lb = ab_lower_bound(p, NULL), best, peak, budget = o->budget;
-	enum ab_fit_rule rule = AB_FIT_FIRST;
+	ab_gap_rule rule = ab_fit_first;
 	double deadline = o->safety_seconds > 0
 				  ? ab_now_seconds() + o->safety_seconds : 0;
 	struct ab_rng rng;
@@ -87,15 +87,15 @@ static int plan_local_search(const struct ab_problem *p,
 	ab_rng_seed(&rng, o->seed);
 	rc = ab_order_size_desc(p, order);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST, cur, &best);
+		rc = ab_place_in_order(p, o, order, n, ab_fit_first, cur, &best);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_BEST, off, &peak);
+		rc = ab_place_in_order(p, o, order, n, ab_fit_best, off, &peak);
 	if (rc)
 		goto out;
 	if (peak < best) {
 		uint64_t *t = cur;
 
-		rule = AB_FIT_BEST;
+		rule = ab_fit_best;
 		best = peak;
 		cur = off;
 		off = t;

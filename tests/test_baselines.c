@@ -228,7 +228,7 @@ Test(reference, tflite_arena_tie_order_matters_on_H)
 	const uint64_t *keys[] = { size, first };
 	cr_assert_eq(ab_order_by_keys(&p, order, keys, 2), 0);
 	/* SimpleMemoryArena's rule = ab_fit_best at alignment 1 */
-	cr_assert_eq(ab_place_in_order_fit(&p, &o, order, p.n, ab_fit_best_fn,
+	cr_assert_eq(ab_place_nonempty_in_order(&p, &o, order, p.n, ab_fit_best,
 					   off, &top), 0);
 	cr_expect_eq(top, 1421312);
 	cr_expect_eq(peak_of("tflite_arena", &p), 1433600);

@@ -473,7 +473,10 @@ Test(local_search, suffix_re_placement_matches_a_full_placement)
 		first[i] = first[j];
 		first[j] = t;
 	}
-	for (int rule = AB_FIT_FIRST; rule <= AB_FIT_BEST; rule++) {
+	const ab_gap_rule rules[] = { ab_fit_first, ab_fit_best };
+
+	for (size_t r = 0; r < 2; r++) {
+		const ab_gap_rule rule = rules[r];
 		const size_t froms[] = { 0, 1, 77, 150, 299 };
 
 		for (size_t f = 0; f < sizeof(froms) / sizeof(froms[0]); f++) {
@@ -544,9 +547,9 @@ Test(local_search, deterministic_valid_and_not_worse_than_its_start)
 	off = malloc(n * sizeof(*off));
 	cr_assert(order && off);
 	cr_assert_eq(ab_order_size_desc(&p, order), 0);
-	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_FIRST, off,
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, ab_fit_first, off,
 				       &start_ff), 0);
-	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_BEST, off,
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, ab_fit_best, off,
 				       &start_bf), 0);
 	cr_assert_not_null(ls);
 	cr_assert_eq(ab_plan_alloc(&a, n), 0);

@@ -83,7 +83,7 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 	const struct ab_problem *p = &in->problem;
 	uint32_t *order = NULL;
 	int64_t *fixed = NULL;
-	struct ab_placer pl;
+	uint64_t top;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -101,37 +101,20 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 	if (!rc)
 		rc = ab_order_size_desc(p, order);
 	if (!rc)
-		rc = ab_placer_init(&pl, p, NULL, 0, plan->offset);
+		rc = ab_place_around_fixed(p, o, fixed, order, ab_fit_first,
+					   plan->offset, &top);
 	if (rc)
 		goto out_free_order;
 	for (size_t i = 0; i < p->n; i++) {
-		int64_t off = fixed[i];
-
-		if (off < 0)
+		if (fixed[i] < 0) {
+			st->runtime++;
 			continue;
-		ab_placer_place(&pl, i, (uint64_t)off);
+		}
 		st->fixed++;
-		if ((uint64_t)off % ab_effective_align(p, i, o))
+		if ((uint64_t)fixed[i] % ab_effective_align(p, i, o))
 			st->misaligned_fixed++;
 	}
-	for (size_t j = 0; j < p->n; j++) {
-		size_t i = order[j];
-		const struct ab_hit *hits;
-		size_t k;
-
-		if (fixed[i] >= 0)
-			continue;
-		rc = ab_placer_conflicts(&pl, i, &hits, &k);
-		if (rc)
-			break;
-		ab_placer_place(&pl, i,
-				ab_fit_first(hits, k, p->buf[i].size,
-					     ab_effective_align(p, i, o)));
-		st->runtime++;
-	}
-	ab_placer_free(&pl);
-	if (!rc)
-		ab_plan_finish_single(plan, p);
+	ab_plan_finish_single(plan, p);
 out_free_order:
 	free(order);
 	free(fixed);

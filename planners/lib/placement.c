@@ -277,7 +277,7 @@ int ab_placer_conflicts(struct ab_placer *pl, size_t i,
 /* ---------------------------------------------------------------- gap rules */
 
 uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
-		      uint64_t align)
+		      uint64_t align, uint64_t top)
 {
 	uint64_t cand = 0;
 
@@ -292,7 +292,7 @@ uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
 }
 
 uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
-		     uint64_t align)
+		     uint64_t align, uint64_t top)
 {
 	uint64_t cur = 0, best = UINT64_MAX, best_room = UINT64_MAX;
 
@@ -312,18 +312,18 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
-		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,
+		      size_t m, ab_gap_rule rule, uint64_t *offsets,
 		      uint64_t *top)
 {
 	struct ab_placer pl;
 	int rc;
 
 	/* first fit without listing, when the lifetimes say it pays */
-	if (rule == AB_FIT_FIRST &&
+	if (rule == ab_fit_first &&
 	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
 		return rc;
 	/* best fit by the same index, when it pays and no buffer is empty */
-	if (rule == AB_FIT_BEST &&
+	if (rule == ab_fit_best &&
 	    (rc = ab_best_fit_route(p, o, order, m, AB_INDEX_BEST_FIT, offsets,
 				    top)) <= 0)
 		return rc;
@@ -338,29 +338,27 @@ int ab_place_in_order(const struct ab_problem *p,
 
 int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
 			 const struct ab_plan_options *o, const uint32_t *order,
-			 size_t from, size_t m, enum ab_fit_rule rule,
+			 size_t from, size_t m, ab_gap_rule rule,
 			 uint64_t limit)
 {
 	for (size_t j = from; j < m && pl->top <= limit; j++) {
 		size_t i = order[j];
 		const struct ab_hit *hits;
 		size_t k;
-		uint64_t a = ab_effective_align(p, i, o), off;
 		int rc = ab_placer_conflicts(pl, i, &hits, &k);
 
 		if (rc)
 			return rc;
-		off = rule == AB_FIT_BEST
-			      ? ab_fit_best(hits, k, p->buf[i].size, a)
-			      : ab_fit_first(hits, k, p->buf[i].size, a);
-		ab_placer_place(pl, i, off);
+		ab_placer_place(pl, i, rule(hits, k, p->buf[i].size,
+					    ab_effective_align(p, i, o),
+					    pl->top));
 	}
 	return 0;
 }
 
 int ab_plan_in_order(const struct ab_problem *p,
 		     const struct ab_plan_options *o, const uint32_t *order,
-		     enum ab_fit_rule rule, struct ab_plan *out)
+		     ab_gap_rule rule, struct ab_plan *out)
 {
 	uint64_t top;
 	int rc = ab_place_in_order(p, o, order, p->n, rule, out->offset, &top);
@@ -372,7 +370,7 @@ int ab_plan_in_order(const struct ab_problem *p,
 
 int ab_plan_by_key(const struct ab_problem *p,
 		   const struct ab_plan_options *o, const uint64_t *key,
-		   bool ties_reversed, enum ab_fit_rule rule,
+		   bool ties_reversed, ab_gap_rule rule,
 		   struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
@@ -392,7 +390,7 @@ int ab_plan_by_key(const struct ab_problem *p,
 int ab_plan_ordered_by(const struct ab_problem *p,
 		       const struct ab_plan_options *o,
 		       int (*make_order)(const struct ab_problem *, uint32_t *),
-		       enum ab_fit_rule rule, struct ab_plan *out)
+		       ab_gap_rule rule, struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
 	int rc;
@@ -408,7 +406,7 @@ int ab_plan_ordered_by(const struct ab_problem *p,
 
 int ab_plan_by_size_desc(const struct ab_problem *p,
 			 const struct ab_plan_options *o, bool ties_reversed,
-			 enum ab_fit_rule rule, struct ab_plan *out)
+			 ab_gap_rule rule, struct ab_plan *out)
 {
 	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
 	int rc;
@@ -424,22 +422,11 @@ int ab_plan_by_size_desc(const struct ab_problem *p,
 
 /* ------------------------------------------------ orders by keys, suffixes */
 
-uint64_t ab_fit_first_fn(const struct ab_hit *hits, size_t k, uint64_t size,
-			 uint64_t align, uint64_t top)
-{
-	return ab_fit_first(hits, k, size, align);
-}
-
-uint64_t ab_fit_best_fn(const struct ab_hit *hits, size_t k, uint64_t size,
-			uint64_t align, uint64_t top)
-{
-	return ab_fit_best(hits, k, size, align);
-}
-
-int ab_place_in_order_fit(const struct ab_problem *p,
-			  const struct ab_plan_options *o,
-			  const uint32_t *order, size_t m, ab_fit_fn fit,
-			  uint64_t *offsets, uint64_t *top)
+int ab_place_nonempty_in_order(const struct ab_problem *p,
+			       const struct ab_plan_options *o,
+			       const uint32_t *order, size_t m,
+			       ab_gap_rule rule, uint64_t *offsets,
+			       uint64_t *top)
 {
 	struct ab_placer pl;
 	uint32_t *live = malloc((m + 1) * sizeof(*live));
@@ -448,7 +435,6 @@ int ab_place_in_order_fit(const struct ab_problem *p,
 
 	if (!live)
 		return -ENOMEM;
-	live[0] = 0;
 	for (size_t j = 0; j < m; j++) {
 		if (p->buf[order[j]].size)
 			live[n_live++] = order[j];
@@ -458,18 +444,7 @@ int ab_place_in_order_fit(const struct ab_problem *p,
 	rc = ab_placer_init(&pl, p, live, n_live, offsets);
 	if (rc)
 		goto out;
-	for (size_t j = 0; j < n_live; j++) {
-		size_t i = live[j];
-		const struct ab_hit *hits;
-		size_t k;
-
-		rc = ab_placer_conflicts(&pl, i, &hits, &k);
-		if (rc)
-			break;
-		ab_placer_place(&pl, i,
-				fit(hits, k, p->buf[i].size,
-				    ab_effective_align(p, i, o), pl.top));
-	}
+	rc = ab_placer_place_each(&pl, p, o, live, 0, n_live, rule, UINT64_MAX);
 	*top = pl.top;
 	ab_placer_free(&pl);
 out:
@@ -477,10 +452,39 @@ out:
 	return rc;
 }
 
+int ab_place_around_fixed(const struct ab_problem *p,
+			  const struct ab_plan_options *o,
+			  const int64_t *fixed, const uint32_t *order,
+			  ab_gap_rule rule, uint64_t *offsets, uint64_t *top)
+{
+	struct ab_placer pl;
+	uint32_t *rest = malloc((p->n + 1) * sizeof(*rest));
+	size_t n_rest = 0;
+	int rc;
+
+	if (!rest)
+		return -ENOMEM;
+	rc = ab_placer_init(&pl, p, NULL, 0, offsets);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < p->n; i++)
+		if (fixed[i] >= 0)
+			ab_placer_place(&pl, i, (uint64_t)fixed[i]);
+	for (size_t j = 0; j < p->n; j++)
+		if (fixed[order[j]] < 0)
+			rest[n_rest++] = order[j];
+	rc = ab_placer_place_each(&pl, p, o, rest, 0, n_rest, rule, UINT64_MAX);
+	*top = pl.top;
+	ab_placer_free(&pl);
+out:
+	free(rest);
+	return rc;
+}
+
 int ab_place_suffix_within(const struct ab_problem *p,
 			   const struct ab_plan_options *o,
 			   const uint32_t *order, size_t m, size_t from,
-			   enum ab_fit_rule rule, uint64_t limit,
+			   ab_gap_rule rule, uint64_t limit,
 			   uint64_t *offsets, uint64_t *top)
 {
 	struct ab_placer pl;
