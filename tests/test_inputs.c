@@ -6,6 +6,7 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 
 struct bad_case {

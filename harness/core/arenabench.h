@@ -139,16 +139,10 @@ int ab_kind_from_name(const char *s);   /* -1 if unknown */
 int ab_tensor_shape_bytes(enum ab_dtype d, int rank, const int64_t *dims,
 			  uint64_t *bytes);
 
-/* Graph text format (graphs/README.md).  `path` is used in messages. */
-int ab_graph_parse(const char *text, size_t len, const char *path,
-		   struct ab_graph *out, struct ab_error *err);
-int ab_graph_load(const char *path, struct ab_graph *out,
-		  struct ab_error *err);
+/* The .graph text format is read and written by import/graph_text.h. */
 /* Checks structure: one producer per intermediate, use after def, ... */
 int ab_graph_check(const struct ab_graph *g, const char *path,
 		   struct ab_error *err);
-/* Writes the canonical text form; returns a malloc'd string. */
-char *ab_graph_to_text(const struct ab_graph *g);
 
 /* ----------------------------------------------------------------- problem */
 

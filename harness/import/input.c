@@ -7,6 +7,7 @@
 
 #include "import/input.h"
 #include "core/arenabench.h"
+#include "import/graph_text.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 
 const char *const tu_chain_graph =
