@@ -29,6 +29,66 @@ static size_t distinct_times(const struct ab_problem *p)
 	return n;
 }
 
+/* The model's offline-plan offset of tensor t, or -1. */
+static int64_t model_offset(const struct ab_input *in, int64_t t)
+{
+	if (t < 0 || (size_t)t >= in->tflite.n_offline)
+		return -1;
+	return in->tflite.offline_offsets[t];
+}
+
+/*
+ * A .tflite model's offline plan as the problem's fixed offsets: buffer i
+ * is fixed at its tensor's offset, or -1.  Under --inplace a buffer holds
+ * a chain of tensors: every tensor of the chain that the model places
+ * must be at the same offset (those marked -1 follow the chain).
+ * Otherwise the plan gives the chain no single place: the problem gets no
+ * fixed offsets and in->fixed_split_tensor names two tensors it separates.
+ */
+static int fix_model_offsets(struct ab_input *in)
+{
+	struct ab_problem *p = &in->problem;
+	int64_t *fixed, *witness = NULL;
+
+	fixed = malloc((p->n ? p->n : 1) * sizeof(*fixed));
+	if (!fixed)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		fixed[i] = model_offset(in, p->tensor ? p->tensor[i] : -1);
+	if (p->tensor_buffer && p->n_aliased) {
+		witness = malloc((p->n ? p->n : 1) * sizeof(*witness));
+		if (!witness) {
+			free(fixed);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < p->n; i++)
+			witness[i] = fixed[i] >= 0 ? p->tensor[i] : -1;
+		for (size_t t = 0; t < p->n_tensors; t++) {
+			int32_t i = p->tensor_buffer[t];
+			int64_t off = model_offset(in, (int64_t)t);
+
+			if (i < 0 || off < 0)
+				continue;
+			if (fixed[i] < 0) {
+				fixed[i] = off;
+				witness[i] = (int64_t)t;
+			} else if (fixed[i] != off) {
+				in->fixed_split = true;
+				in->fixed_split_tensor[0] = witness[i];
+				in->fixed_split_tensor[1] = (int64_t)t;
+				in->fixed_split_offset[0] = fixed[i];
+				in->fixed_split_offset[1] = off;
+				free(witness);
+				free(fixed);
+				return 0;
+			}
+		}
+		free(witness);
+	}
+	p->fixed_offset = fixed;
+	return 0;
+}
+
 /* Everything after reading a graph: the structural check, the optional
  * reordering, the lifetimes.  The same for a file and
  * for bytes in memory. */
@@ -73,6 +133,10 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 		}
 		return rc;
 	}
+	if (in->is_tflite && in->tflite.has_offline_plan &&
+	    in->tflite.offline_offsets &&
+	    fix_model_offsets(in))
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	return 0;
 }
 
