@@ -310,12 +310,33 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 	return best != UINT64_MAX ? best : ab_align_up(cur, align);
 }
 
+/* The loop's one setup: indexes index[0..m_index) (NULL: every buffer),
+ * puts order[0..from) where offsets[] already says (kept), then places
+ * order[from..m) by rule while the top stays at most limit. */
+static int place_listed(const struct ab_problem *p,
+			const struct ab_plan_options *o, const uint32_t *index,
+			size_t m_index, const uint32_t *order, size_t from,
+			size_t m, ab_gap_rule rule, uint64_t limit,
+			uint64_t *offsets, uint64_t *top)
+{
+	struct ab_placer pl;
+	int rc = ab_placer_init(&pl, p, index, m_index, offsets);
+
+	if (rc)
+		return rc;
+	for (size_t j = 0; j < from; j++)
+		ab_placer_place(&pl, order[j], offsets[order[j]]);
+	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
+	*top = pl.top;
+	ab_placer_free(&pl);
+	return rc;
+}
+
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
 		      size_t m, ab_gap_rule rule, uint64_t *offsets,
 		      uint64_t *top)
 {
-	struct ab_placer pl;
 	int rc;
 
 	/* first fit without listing, when the lifetimes say it pays */
@@ -327,13 +348,8 @@ int ab_place_in_order(const struct ab_problem *p,
 	    (rc = ab_best_fit_route(p, o, order, m, AB_INDEX_BEST_FIT, offsets,
 				    top)) <= 0)
 		return rc;
-	rc = ab_placer_init(&pl, p, order, m, offsets);
-	if (rc)
-		return rc;
-	rc = ab_placer_place_each(&pl, p, o, order, 0, m, rule, UINT64_MAX);
-	*top = pl.top;
-	ab_placer_free(&pl);
-	return rc;
+	return place_listed(p, o, order, m, order, 0, m, rule, UINT64_MAX,
+			    offsets, top);
 }
 
 int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
@@ -428,7 +444,6 @@ int ab_place_nonempty_in_order(const struct ab_problem *p,
 			       ab_gap_rule rule, uint64_t *offsets,
 			       uint64_t *top)
 {
-	struct ab_placer pl;
 	uint32_t *live = malloc((m + 1) * sizeof(*live));
 	size_t n_live = 0;
 	int rc;
@@ -441,13 +456,8 @@ int ab_place_nonempty_in_order(const struct ab_problem *p,
 		else
 			offsets[order[j]] = 0;
 	}
-	rc = ab_placer_init(&pl, p, live, n_live, offsets);
-	if (rc)
-		goto out;
-	rc = ab_placer_place_each(&pl, p, o, live, 0, n_live, rule, UINT64_MAX);
-	*top = pl.top;
-	ab_placer_free(&pl);
-out:
+	rc = place_listed(p, o, live, n_live, live, 0, n_live, rule, UINT64_MAX,
+			  offsets, top);
 	free(live);
 	return rc;
 }
@@ -457,27 +467,25 @@ int ab_place_around_fixed(const struct ab_problem *p,
 			  const int64_t *fixed, const uint32_t *order,
 			  ab_gap_rule rule, uint64_t *offsets, uint64_t *top)
 {
-	struct ab_placer pl;
-	uint32_t *rest = malloc((p->n + 1) * sizeof(*rest));
-	size_t n_rest = 0;
+	/* the fixed buffers in index order, then the others in order */
+	uint32_t *seq = malloc((p->n + 1) * sizeof(*seq));
+	size_t n_fixed = 0, k;
 	int rc;
 
-	if (!rest)
+	if (!seq)
 		return -ENOMEM;
-	rc = ab_placer_init(&pl, p, NULL, 0, offsets);
-	if (rc)
-		goto out;
 	for (size_t i = 0; i < p->n; i++)
-		if (fixed[i] >= 0)
-			ab_placer_place(&pl, i, (uint64_t)fixed[i]);
+		if (fixed[i] >= 0) {
+			offsets[i] = (uint64_t)fixed[i];
+			seq[n_fixed++] = (uint32_t)i;
+		}
+	k = n_fixed;
 	for (size_t j = 0; j < p->n; j++)
 		if (fixed[order[j]] < 0)
-			rest[n_rest++] = order[j];
-	rc = ab_placer_place_each(&pl, p, o, rest, 0, n_rest, rule, UINT64_MAX);
-	*top = pl.top;
-	ab_placer_free(&pl);
-out:
-	free(rest);
+			seq[k++] = order[j];
+	rc = place_listed(p, o, NULL, 0, seq, n_fixed, p->n, rule, UINT64_MAX,
+			  offsets, top);
+	free(seq);
 	return rc;
 }
 
@@ -487,17 +495,8 @@ int ab_place_suffix_within(const struct ab_problem *p,
 			   ab_gap_rule rule, uint64_t limit,
 			   uint64_t *offsets, uint64_t *top)
 {
-	struct ab_placer pl;
-	int rc = ab_placer_init(&pl, p, order, m, offsets);
-
-	if (rc)
-		return rc;
-	for (size_t j = 0; j < from && j < m; j++)
-		ab_placer_place(&pl, order[j], offsets[order[j]]);
-	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
-	*top = pl.top;
-	ab_placer_free(&pl);
-	return rc;
+	return place_listed(p, o, order, m, order, from < m ? from : m, m,
+			    rule, limit, offsets, top);
 }
 
 int ab_order_by_keys(const struct ab_problem *p, uint32_t *order,
