@@ -248,12 +248,7 @@ static const char fixed_csv[] =
 
 static void load_fixed(struct ab_input *in)
 {
-	struct ab_load_options lo = { 0 };
-	struct ab_error err = { { 0 } };
-
-	cr_assert_eq(ab_input_parse("fixed.csv", (const uint8_t *)fixed_csv,
-				    strlen(fixed_csv), &lo, in, &err), 0,
-		     "%s", err.msg);
+	tu_input("fixed.csv", fixed_csv, in);
 	cr_assert_not_null(in->problem.fixed_offset);
 }
 
@@ -336,15 +331,11 @@ Test(fixed, a_fixed_offset_need_not_meet_the_alignment_in_use)
 	/* a [0,1] fixed at 8 (its own alignment 1); b [1,2] left to first
 	 * fit at align 16: offset 0 is 16-aligned and b, 8 bytes, ends at 8
 	 * where a starts, so b goes to 0.  Valid at align 16 for offline. */
-	static const char csv[] = "id,lower,upper,size,offset\na,0,2,8,8\nb,1,3,8,0\n";
-	struct ab_load_options lo = { 0 };
-	struct ab_error err = { { 0 } };
 	struct ab_input in;
 	struct ab_plan plan;
 	struct ab_plan_options o = { .align = 16 };
 
-	cr_assert_eq(ab_input_parse("a.csv", (const uint8_t *)csv, strlen(csv),
-				    &lo, &in, &err), 0, "%s", err.msg);
+	tu_input("a.csv", "id,lower,upper,size,offset\na,0,2,8,8\nb,1,3,8,0\n", &in);
 	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
 	/* b unfixed: as the model's -1 */
 	in.problem.fixed_offset[1] = -1;
@@ -362,16 +353,12 @@ Test(fixed, a_fixed_offset_need_not_meet_the_alignment_in_use)
 
 Test(fixed, offline_is_refused_where_nothing_is_fixed)
 {
-	static const char csv[] = "id,lower,upper,size\na,0,2,8\n";
-	struct ab_load_options lo = { 0 };
-	struct ab_error err = { { 0 } };
 	struct ab_input in;
 	struct ab_plan plan;
 	struct ab_plan_options o = { .align = 1 };
 	struct ab_row row = { 0 };
 
-	cr_assert_eq(ab_input_parse("free.csv", (const uint8_t *)csv, strlen(csv),
-				    &lo, &in, &err), 0, "%s", err.msg);
+	tu_input("free.csv", "id,lower,upper,size\na,0,2,8\n", &in);
 	cr_expect_null(in.problem.fixed_offset);
 	cr_expect_not(ab_planner_applies(&ab_planner_offline, &in.problem));
 	cr_expect(ab_planner_applies(ab_planner_find("size_first_fit"), &in.problem));

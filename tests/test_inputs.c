@@ -201,13 +201,11 @@ Test(inputs, graph_text_round_trips_through_the_writer)
  * be read that way (.onnx only from a file: its reader takes a path). */
 Test(inputs, one_table_of_kinds_for_files_and_bytes)
 {
-	static const char csv[] = "id,lower,upper,size,offset\n0,0,2,8,16\n";
 	struct ab_load_options lo = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_input in;
 
-	cr_assert_eq(ab_input_parse("b.csv", (const uint8_t *)csv, strlen(csv),
-				    &lo, &in, &err), 0, "%s", err.msg);
+	tu_input("b.csv", "id,lower,upper,size,offset\n0,0,2,8,16\n", &in);
 	cr_expect_str_eq(in.family, "minimalloc");
 	cr_expect_not(in.has_graph);
 	cr_expect_eq(in.problem.n, 1);
@@ -215,9 +213,7 @@ Test(inputs, one_table_of_kinds_for_files_and_bytes)
 	cr_assert_not_null(in.problem.fixed_offset);
 	cr_expect_eq(in.problem.fixed_offset[0], 16);
 	ab_input_free(&in);
-	cr_assert_eq(ab_input_parse("g.graph", (const uint8_t *)tu_chain_graph,
-				    strlen(tu_chain_graph), &lo, &in, &err), 0,
-		     "%s", err.msg);
+	tu_input("g.graph", tu_chain_graph, &in);
 	cr_expect(in.has_graph);
 	cr_expect_null(in.problem.fixed_offset);
 	ab_input_free(&in);
