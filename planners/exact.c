@@ -74,7 +74,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/search.h"
+#include "lib/placement.h"
+#include "lib/rng_clock.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */

@@ -43,8 +43,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/placement.h"
 #include "lib/replay.h"
-#include "lib/search.h"
 
 struct alloc {
 	uint32_t buffer;

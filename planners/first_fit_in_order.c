@@ -32,7 +32,7 @@ static int plan_first_fit_in_order(const struct ab_problem *p,
 				   const struct ab_plan_options *o,
 				   struct ab_plan *out)
 {
-	return ab_plan_ordered_by(p, o, ab_order_first_use, AB_FIT_FIRST, out);
+	return ab_plan_ordered_by(p, o, ab_order_first_use, ab_fit_first, out);
 }
 
 const struct ab_planner ab_planner_first_fit_in_order = {

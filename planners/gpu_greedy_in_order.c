@@ -13,7 +13,7 @@
  *     object.  The object returns to the pool after the tensor's last use.
  *  3. Objects are laid end to end in creation order; a tensor's offset is
  *     its object's base.
- * The core (steps 1-3 at alignment 1) is planners/lib/search.c's
+ * The core (steps 1-3 at alignment 1) is planners/lib/gpu_objects.c's
  * ab_gpu_greedy_in_order.  Alignment: each object's base is aligned up to
  * the largest effective alignment of its tenants (a no-op at the
  * reference's alignment 1, where the peaks equal
@@ -32,8 +32,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/gpu_objects.h"
 #include "lib/placement.h"
-#include "lib/search.h"
 #include "core/arenabench.h"
 
 static int plan_gpu_greedy_in_order(const struct ab_problem *p,

@@ -34,7 +34,7 @@ static int plan_greedy_by_size_gpu(const struct ab_problem *p,
 				   struct ab_plan *out)
 {
 	/* a stable sort: equal sizes in index order */
-	return ab_plan_by_size_desc(p, o, false, AB_FIT_BEST, out);
+	return ab_plan_by_size_desc(p, o, false, ab_fit_best, out);
 }
 
 const struct ab_planner ab_planner_greedy_by_size_gpu = {

@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "lib/search.h"
+#include "lib/placement.h"
 
 static int cmp_i32(const void *a, const void *b)
 {
@@ -59,7 +59,7 @@ static int plan_greedy_conflicts(const struct ab_problem *p,
 	const uint64_t *keys[] = { conf, size };
 	rc = ab_order_by_keys(p, order, keys, 2);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST,
+		rc = ab_place_in_order(p, o, order, n, ab_fit_first,
 				       out->offset, &top);
 	if (!rc)
 		ab_plan_finish_single(out, p);

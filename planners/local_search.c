@@ -17,7 +17,7 @@
  * iterations, so the default run places at most about 4e6 + 2n buffers
  * in all: it never grows faster than the placement mechanic itself
  * (O(n) placements; 4 iterations at 10^6 buffers, 300 up to 13,333).
- * Deterministic for a given seed (splitmix64, planners/lib/search.c);
+ * Deterministic for a given seed (splitmix64, planners/lib/rng_clock.c);
  * single-threaded.
  * Complexity: O(n log n) to start; per iteration O(n) bookkeeping plus one
  * placement query for each re-placed buffer (placement.h: O((k + 1)
@@ -33,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/search.h"
+#include "lib/placement.h"
+#include "lib/rng_clock.h"
 
 #define DEFAULT_WORK 4000000 /* buffers re-placed by a default run */
 #define MAX_DEFAULT_ITERATIONS 300
@@ -68,7 +69,7 @@ static int plan_local_search(const struct ab_problem *p,
 	uint64_t *cur = malloc((n + 1) * sizeof(*cur));
 	uint64_t *off = malloc((n + 1) * sizeof(*off));
 	uint64_t lb = ab_lower_bound(p, NULL), best, peak, budget = o->budget;
-	enum ab_fit_rule rule = AB_FIT_FIRST;
+	ab_gap_rule rule = ab_fit_first;
 	double deadline = o->safety_seconds > 0
 				  ? ab_now_seconds() + o->safety_seconds : 0;
 	struct ab_rng rng;
@@ -86,15 +87,15 @@ static int plan_local_search(const struct ab_problem *p,
 	ab_rng_seed(&rng, o->seed);
 	rc = ab_order_size_desc(p, order);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_FIRST, cur, &best);
+		rc = ab_place_in_order(p, o, order, n, ab_fit_first, cur, &best);
 	if (!rc)
-		rc = ab_place_in_order(p, o, order, n, AB_FIT_BEST, off, &peak);
+		rc = ab_place_in_order(p, o, order, n, ab_fit_best, off, &peak);
 	if (rc)
 		goto out;
 	if (peak < best) {
 		uint64_t *t = cur;
 
-		rule = AB_FIT_BEST;
+		rule = ab_fit_best;
 		best = peak;
 		cur = off;
 		off = t;

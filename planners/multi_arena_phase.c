@@ -194,7 +194,7 @@ static int plan_multi_arena_phase(const struct ab_problem *p,
 		for (size_t j = 0; j < n; j++)
 			if (out->arena[order[j]] == a)
 				subset[m++] = order[j];
-		rc = ab_place_in_order(p, o, subset, m, AB_FIT_FIRST,
+		rc = ab_place_in_order(p, o, subset, m, ab_fit_first,
 				       out->offset, &top);
 		if (rc)
 			goto out;

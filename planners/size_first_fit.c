@@ -24,7 +24,7 @@ static int plan_size_first_fit(const struct ab_problem *p,
 			       const struct ab_plan_options *o,
 			       struct ab_plan *out)
 {
-	return ab_plan_ordered_by(p, o, ab_order_size_desc, AB_FIT_FIRST, out);
+	return ab_plan_ordered_by(p, o, ab_order_size_desc, ab_fit_first, out);
 }
 
 const struct ab_planner ab_planner_size_first_fit = {

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 
 #include "lib/first_fit_index.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 #include "lib/stdsort.h"
 
 /* SimpleMemoryArena::Allocate's gap rule (see the header comment). */
@@ -100,7 +100,7 @@ static int plan_tflite_arena(const struct ab_problem *p,
 	rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_TFLITE, out->offset,
 			       &top);
 	if (rc == 1)
-		rc = ab_place_in_order_fit(p, o, order, p->n, tflite_fit,
+		rc = ab_place_nonempty_in_order(p, o, order, p->n, tflite_fit,
 					   out->offset, &top);
 	if (!rc)
 		ab_plan_finish_single(out, p);

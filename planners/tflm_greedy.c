@@ -38,7 +38,7 @@ static int plan_tflm_greedy(const struct ab_problem *p,
 			    struct ab_plan *out)
 {
 	/* TFLM fills its array from the tail: equal sizes in reverse order */
-	return ab_plan_by_size_desc(p, o, true, AB_FIT_FIRST, out);
+	return ab_plan_by_size_desc(p, o, true, ab_fit_first, out);
 }
 
 const struct ab_planner ab_planner_tflm_greedy = {

@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "lib/first_fit_index.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 
 static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
 			uint64_t align, uint64_t heap)
@@ -81,7 +81,7 @@ static int plan_order(const struct ab_problem *p,
 		rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_XLA, offsets,
 				       peak);
 	if (rc == 1)
-		rc = ab_place_in_order_fit(p, o, order, p->n, xla_fit, offsets,
+		rc = ab_place_nonempty_in_order(p, o, order, p->n, xla_fit, offsets,
 					   peak);
 	return rc;
 }

@@ -8,7 +8,7 @@
  *      tflite_arena       = tflite_arena_peak
  *      greedy_by_size_gpu = gpu_greedy_by_size_peak
  *      gpu_greedy_in_order (and its core ab_gpu_greedy_in_order in
- *      planners/lib/search.c) = gpu_greedy_in_order_peak
+ *      planners/lib/gpu_objects.c) = gpu_greedy_in_order_peak
  *    tflite_arena ties: equal size *and* equal first use occur in A-K,
  *    input.12, the two audio_preprocessor models and dp_net.  ArenaPlanner
  *    sorts with libstdc++'s unstable std::sort; tflite_arena reproduces
@@ -33,7 +33,8 @@
 #include <sys/stat.h>
 
 #include "core/arenabench.h"
-#include "lib/search.h"
+#include "lib/gpu_objects.h"
+#include "lib/placement.h"
 
 #define SHARED "../shared"
 #define REF SHARED "/reference/baselines.csv"
@@ -227,7 +228,7 @@ Test(reference, tflite_arena_tie_order_matters_on_H)
 	const uint64_t *keys[] = { size, first };
 	cr_assert_eq(ab_order_by_keys(&p, order, keys, 2), 0);
 	/* SimpleMemoryArena's rule = ab_fit_best at alignment 1 */
-	cr_assert_eq(ab_place_in_order_fit(&p, &o, order, p.n, ab_fit_best_fn,
+	cr_assert_eq(ab_place_nonempty_in_order(&p, &o, order, p.n, ab_fit_best,
 					   off, &top), 0);
 	cr_expect_eq(top, 1421312);
 	cr_expect_eq(peak_of("tflite_arena", &p), 1433600);

@@ -2,11 +2,17 @@
  * The two plan checks must be able to say no: constructed overlapping,
  * misaligned and out-of-arena plans are rejected by the geometric check,
  * and a plan made from a deliberately shortened lifetime, which the
- * geometric check cannot see, is caught by the execution check.
+ * geometric check cannot see, is caught by the execution check.  A plan
+ * that claims the problem's fixed offsets and moves one is its own
+ * verdict, naming the buffer.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bench/run.h"
+#include "check/check.h"
+#include "report/offline.h"
 #include "testutil.h"
 
 
@@ -227,4 +233,142 @@ Test(execution, problem_mode_checks_csv_intervals)
 		     AB_PLAN_VALID);
 	ab_plan_free(&plan);
 	ab_problem_free(&p);
+}
+
+/* ------------------------------------------------------- fixed offsets */
+
+/*
+ * A minimalloc solution as a problem: its `offset` column fixes every
+ * buffer.  Lifetimes [0,2) [1,3) [2,4): a [0,1], b [1,2], c [2,3]; a and b
+ * meet at step 1, b and c at step 2.  Fixed: a 64..96, b 0..16, c 16..24,
+ * no overlap; peak 96 (a's end).
+ */
+static const char fixed_csv[] =
+	"id,lower,upper,size,offset\na,0,2,32,64\nb,1,3,16,0\nc,2,4,8,16\n";
+
+static void load_fixed(struct ab_input *in)
+{
+	tu_input("fixed.csv", fixed_csv, in);
+	cr_assert_not_null(in->problem.fixed_offset);
+}
+
+Test(fixed, offline_keeps_the_fixed_offsets)
+{
+	struct ab_input in;
+	struct ab_plan plan;
+	struct ab_plan_options o = { .align = 16 };
+	struct ab_check_outcome out = { 0 };
+
+	load_fixed(&in);
+	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
+	cr_assert_eq(ab_planner_offline.plan(&in.problem, &o, &plan), 0);
+	cr_expect_eq(plan.offset[0], 64);
+	cr_expect_eq(plan.offset[1], 0);
+	cr_expect_eq(plan.offset[2], 16);
+	cr_expect_eq(plan.peak, 96);
+	cr_expect(plan.fixed_kept);
+	cr_assert_eq(ab_check_plan(&in, &plan, 16, NULL, NULL, &out), 0);
+	cr_expect(out.valid, "%s", out.message ? out.message : "");
+	free(out.message);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+}
+
+/* A planner that claims to keep the fixed offsets but puts c at 24, not
+ * at its 16 (still clear of b, 0..16, the only buffer live with it). */
+static int plan_moves_c(const struct ab_problem *p,
+			const struct ab_plan_options *o, struct ab_plan *out)
+{
+	out->offset[0] = 64;
+	out->offset[1] = 0;
+	out->offset[2] = 24;
+	ab_plan_finish_single(out, p);
+	out->fixed_kept = true;
+	return 0;
+}
+
+static const struct ab_planner moves_c = {
+	.name = "moves_c", .about = "test", .cost = AB_COST_FIXED,
+	.plan = plan_moves_c,
+};
+
+Test(fixed, a_moved_fixed_buffer_is_its_own_verdict_naming_it)
+{
+	struct ab_input in;
+	struct ab_plan plan;
+	struct ab_plan_options o = { .align = 1 };
+	struct ab_check_result r;
+	struct ab_row row = { 0 };
+
+	load_fixed(&in);
+	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
+	cr_assert_eq(moves_c.plan(&in.problem, &o, &plan), 0);
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 1, &r),
+		     AB_PLAN_MOVED_FIXED);
+	cr_expect_eq(r.a, 2);
+	cr_expect_str_eq(ab_verdict_name(AB_PLAN_MOVED_FIXED),
+			 "moved from its fixed offset");
+	/* through the harness: the row is invalid and names c and both
+	 * offsets */
+	cr_assert_eq(ab_plan_and_check(&in, &moves_c, &o, &plan, &row, NULL), 0);
+	cr_expect(!row.check.valid);
+	cr_expect_eq(row.check.verdict, AB_PLAN_MOVED_FIXED);
+	cr_assert_not_null(row.check.message);
+	cr_expect(strstr(row.check.message,
+			 "buffer id c is at byte 24, not at its fixed offset 16"),
+		  "%s", row.check.message);
+	/* the same offsets from a planner that does not claim the fixed
+	 * offsets are an ordinary valid plan */
+	plan.fixed_kept = false;
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 1, NULL), AB_PLAN_VALID);
+	free(row.check.message);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+}
+
+Test(fixed, a_fixed_offset_need_not_meet_the_alignment_in_use)
+{
+	/* a [0,1] fixed at 8 (its own alignment 1); b [1,2] left to first
+	 * fit at align 16: offset 0 is 16-aligned and b, 8 bytes, ends at 8
+	 * where a starts, so b goes to 0.  Valid at align 16 for offline. */
+	struct ab_input in;
+	struct ab_plan plan;
+	struct ab_plan_options o = { .align = 16 };
+
+	tu_input("a.csv", "id,lower,upper,size,offset\na,0,2,8,8\nb,1,3,8,0\n", &in);
+	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
+	/* b unfixed: as the model's -1 */
+	in.problem.fixed_offset[1] = -1;
+	cr_assert_eq(ab_planner_offline.plan(&in.problem, &o, &plan), 0);
+	cr_expect_eq(plan.offset[0], 8);
+	cr_expect_eq(plan.offset[1], 0);
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 16, NULL), AB_PLAN_VALID);
+	/* a planner that does not keep them is held to the alignment */
+	plan.fixed_kept = false;
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 16, NULL),
+		     AB_PLAN_MISALIGNED);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+}
+
+Test(fixed, offline_is_refused_where_nothing_is_fixed)
+{
+	struct ab_input in;
+	struct ab_plan plan;
+	struct ab_plan_options o = { .align = 1 };
+	struct ab_row row = { 0 };
+
+	tu_input("free.csv", "id,lower,upper,size\na,0,2,8\n", &in);
+	cr_expect_null(in.problem.fixed_offset);
+	cr_expect_not(ab_planner_applies(&ab_planner_offline, &in.problem));
+	cr_expect(ab_planner_applies(ab_planner_find("size_first_fit"), &in.problem));
+	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
+	ab_plan_and_check(&in, &ab_planner_offline, &o, &plan, &row, NULL);
+	cr_expect(!row.check.valid);
+	cr_assert_not_null(row.check.message);
+	cr_expect(strstr(row.check.message, "free.csv fixes no offsets"), "%s",
+		  row.check.message);
+	free(row.check.message);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
 }

@@ -332,3 +332,32 @@ Test(cli, help_equals_values_and_inapplicable_options)
 	cr_expect(strstr(out, "bench: option --emit-plan does not apply to bench") != NULL, "%s", out);
 	free(out);
 }
+
+/* offline (cost class fixed) runs only where the input fixes offsets:
+ * plan refuses a graph naming it (exit 1), bench writes no row for it,
+ * explain --cost all leaves it out; a solution CSV fixes every offset, so
+ * offline plans it back exactly (residual_block's size_first_fit plan). */
+Test(cli, offline_only_where_offsets_are_fixed)
+{
+	char args[2048], *out;
+	int code;
+
+	code = run("plan graphs/starter/residual_block.graph --planner offline", &out);
+	cr_expect_eq(code, 1, "exit %d: %s", code, out);
+	cr_expect(strstr(out, "residual_block.graph fixes no offsets") != NULL, "%s", out);
+	free(out);
+	code = run("explain graphs/starter/residual_block.graph --cost all", &out);
+	cr_expect_eq(code, 0, "exit %d: %s", code, out);
+	cr_expect(strstr(out, "offline") == NULL, "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "%s bench graphs/starter/residual_block.graph --planners offline,linear --no-timing --quiet --out %s/b.csv 2>/dev/null; grep -c ',offline,' %s/b.csv", BIN, dir, dir);
+	code = tu_run(args, &out);
+	cr_expect_str_eq(out, "0\n");
+	free(out);
+	snprintf(args, sizeof(args), "%s plan graphs/starter/residual_block.graph --planner size_first_fit --emit-plan %s/sol.csv >/dev/null && %s plan %s/sol.csv --planner offline --emit-plan %s/again.csv >/dev/null && cmp %s/sol.csv %s/again.csv && echo same",
+		 BIN, dir, BIN, dir, dir, dir, dir);
+	code = tu_run(args, &out);
+	cr_expect_eq(code, 0, "%s", out);
+	cr_expect_str_eq(out, "same\n");
+	free(out);
+}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/arenabench.h"
+#include "import/graph_text.h"
 #include "import/input.h"
 
 /* ---------------------------------------------------------------- helpers */

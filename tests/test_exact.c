@@ -19,7 +19,7 @@
  *  - every plan returned passes the geometric and the execution check;
  *    iterations never exceed the budget; two runs give the same offsets.
  *  - local_search's evaluator (ab_place_suffix_within, planners/lib/
- *    search.c) against full placements, and local_search itself.
+ *    placement.c) against full placements, and local_search itself.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "lib/search.h"
+#include "lib/placement.h"
 
 #define MINIMALLOC_DIR "../shared/problems/minimalloc"
 
@@ -432,10 +432,10 @@ Test(exact, small_budget_reports_unknown)
 	ab_problem_free(&p);
 }
 
-/* ------------------------------------- local_search's evaluator, search.c */
+/* ------------------------------------- local_search's evaluator, placement.c */
 
 /*
- * ab_place_suffix_within (planners/lib/search.c) re-places an order from a
+ * ab_place_suffix_within (planners/lib/placement.c) re-places an order from a
  * position on, the buffers before it keeping their offsets: on a random
  * problem, for orders that share a prefix, it must give exactly what a
  * full ab_place_in_order gives, for both rules, and stop early (top above
@@ -473,7 +473,10 @@ Test(local_search, suffix_re_placement_matches_a_full_placement)
 		first[i] = first[j];
 		first[j] = t;
 	}
-	for (int rule = AB_FIT_FIRST; rule <= AB_FIT_BEST; rule++) {
+	const ab_gap_rule rules[] = { ab_fit_first, ab_fit_best };
+
+	for (size_t r = 0; r < 2; r++) {
+		const ab_gap_rule rule = rules[r];
 		const size_t froms[] = { 0, 1, 77, 150, 299 };
 
 		for (size_t f = 0; f < sizeof(froms) / sizeof(froms[0]); f++) {
@@ -544,9 +547,9 @@ Test(local_search, deterministic_valid_and_not_worse_than_its_start)
 	off = malloc(n * sizeof(*off));
 	cr_assert(order && off);
 	cr_assert_eq(ab_order_size_desc(&p, order), 0);
-	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_FIRST, off,
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, ab_fit_first, off,
 				       &start_ff), 0);
-	cr_assert_eq(ab_place_in_order(&p, &o, order, n, AB_FIT_BEST, off,
+	cr_assert_eq(ab_place_in_order(&p, &o, order, n, ab_fit_best, off,
 				       &start_bf), 0);
 	cr_assert_not_null(ls);
 	cr_assert_eq(ab_plan_alloc(&a, n), 0);

@@ -728,7 +728,14 @@ Test(offline, plan_function_places_runtime_buffers)
 	cr_expect_eq(plan.offset[1], 16); /* b: fixed */
 	cr_expect_eq(plan.offset[2], 0);  /* c: first fit beside b */
 	cr_expect_eq(plan.peak, 32);
-	cr_expect_eq(ab_planner_offline.plan(&x.in.problem, &a.plan, &plan), -ENOTSUP);
+	/* the same from the registered planner over the problem's fixed
+	 * offsets, which says it keeps them */
+	ab_plan_reset(&plan);
+	cr_assert_eq(ab_planner_offline.plan(&x.in.problem, &a.plan, &plan), 0);
+	cr_expect_eq(plan.offset[0], 0);
+	cr_expect_eq(plan.offset[1], 16);
+	cr_expect_eq(plan.offset[2], 0);
+	cr_expect(plan.fixed_kept);
 	ab_plan_free(&plan);
 	ab_explanation_free(&x);
 }

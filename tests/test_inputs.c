@@ -6,6 +6,7 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 
 struct bad_case {
@@ -193,4 +194,32 @@ Test(inputs, graph_text_round_trips_through_the_writer)
 	cr_expect_eq(g.tensors[3].bytes, 8);
 	free(again);
 	ab_graph_free(&g);
+}
+
+/* import/input.c's table of input kinds: a file is read by its suffix,
+ * bytes in memory too, and an unknown suffix names the suffixes that can
+ * be read that way (.onnx only from a file: its reader takes a path). */
+Test(inputs, one_table_of_kinds_for_files_and_bytes)
+{
+	struct ab_load_options lo = { 0 };
+	struct ab_error err = { { 0 } };
+	struct ab_input in;
+
+	tu_input("b.csv", "id,lower,upper,size,offset\n0,0,2,8,16\n", &in);
+	cr_expect_str_eq(in.family, "minimalloc");
+	cr_expect_not(in.has_graph);
+	cr_expect_eq(in.problem.n, 1);
+	/* the offset column is the problem's fixed offsets */
+	cr_assert_not_null(in.problem.fixed_offset);
+	cr_expect_eq(in.problem.fixed_offset[0], 16);
+	ab_input_free(&in);
+	tu_input("g.graph", tu_chain_graph, &in);
+	cr_expect(in.has_graph);
+	cr_expect_null(in.problem.fixed_offset);
+	ab_input_free(&in);
+	cr_expect_lt(ab_input_load("notes.txt", &lo, &in, &err), 0);
+	cr_expect_str_eq(err.msg, "notes.txt: unknown input type (expected a .graph, .csv, .tflite or .onnx file)");
+	cr_expect_lt(ab_input_parse("m.onnx", (const uint8_t *)"x", 1, &lo, &in,
+				    &err), 0);
+	cr_expect_str_eq(err.msg, "m.onnx: unknown input type (expected a .graph, .csv or .tflite file)");
 }

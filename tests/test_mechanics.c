@@ -90,7 +90,7 @@ static uint32_t option_align(uint64_t seed)
 	return a[seed % 5];
 }
 
-static void check_orders(enum ab_fit_rule rule)
+static void check_orders(ab_gap_rule rule)
 {
 	for (uint64_t seed = 1; seed <= PROBLEMS; seed++) {
 		struct ab_problem p = { 0 };
@@ -107,7 +107,7 @@ static void check_orders(enum ab_fit_rule rule)
 					   : ab_order_size_desc(&p, order), 0);
 			cr_assert_eq(ab_place_in_order(&p, &o, order, p.n, rule,
 						       fast, &top), 0);
-			cr_assert_eq(rule == AB_FIT_FIRST
+			cr_assert_eq(rule == ab_fit_first
 					     ? oracle_first_fit(&p, &o, order, p.n, slow)
 					     : oracle_best_fit(&p, &o, order, p.n, slow),
 				     0);
@@ -120,7 +120,7 @@ static void check_orders(enum ab_fit_rule rule)
 			/* the checkpoint index, whatever its spacing and its
 			 * time-local batches (1 = in the order itself, 0 =
 			 * the default) */
-			for (uint32_t w = 1; rule == AB_FIT_FIRST && w <= 256; w *= 4)
+			for (uint32_t w = 1; rule == ab_fit_first && w <= 256; w *= 4)
 			for (size_t b = 0; b < 5; b++) {
 				/* batch (1 = in order, 0 = default), threads (2 =
 				 * cut in time whenever a cut exists) */
@@ -152,12 +152,12 @@ static void check_orders(enum ab_fit_rule rule)
 
 Test(mechanics, first_fit_matches_oracle)
 {
-	check_orders(AB_FIT_FIRST);
+	check_orders(ab_fit_first);
 }
 
 Test(mechanics, best_fit_matches_oracle)
 {
-	check_orders(AB_FIT_BEST);
+	check_orders(ab_fit_best);
 }
 
 /*
@@ -290,7 +290,7 @@ Test(mechanics, first_fit_index_large_k)
 			cr_assert_neq(ab_first_fit_spacing(&p, order, p.n), 0u,
 				      "seed %llu", (unsigned long long)seed);
 			cr_assert_eq(ab_place_in_order(&p, &o, order, p.n,
-						       AB_FIT_FIRST, off, &top), 0);
+						       ab_fit_first, off, &top), 0);
 			expect_oracle(&p, &o, order, off, "default", seed);
 			for (uint32_t w = 1; w <= 1024; w *= 8)
 			for (size_t b = 0; b < 4; b++) {

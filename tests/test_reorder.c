@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "import/graph_text.h"
 #include "transform/reorder.h"
 #include "testutil.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "import/graph_text.h"
 #include "import/tflite.h"
 #include "report/export.h"
 #include "transform/reorder.h"

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 
 #define KiB 1024u

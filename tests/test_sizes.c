@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "import/graph_text.h"
 #include "import/input.h"
 #include "testutil.h"
 #include "tflite_writer.h"

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "import/graph_text.h"
 #include "import/tflite.h"
 #include "tflite_writer.h"
 

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 #include "bench/tiers.h"
 

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MIN_SIZE 64
 #define MAX_SIZE (1u << 20)
@@ -59,9 +58,8 @@ static int write_problem(const char *dir, int64_t n, uint64_t seed,
 	int64_t *order = malloc(sizeof(*order) * (size_t)n);
 	int64_t *dlive = NULL;
 	int64_t *dbytes = NULL;
-	char path[4096], tmp[4200], *buf = NULL, *p;
+	char path[4096], *buf = NULL, *p;
 	struct gen_rng r;
-	FILE *f = NULL;
 	int rc = -ENOMEM;
 
 	if (maxlen < 1)
@@ -123,19 +121,7 @@ static int write_problem(const char *dir, int64_t n, uint64_t seed,
 	}
 	snprintf(path, sizeof(path), "%s/sweep_n%lld_s%llu.csv", dir,
 		 (long long)n, (unsigned long long)seed);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = -errno;
-		goto out;
-	}
-	rc = fwrite(buf, 1, (size_t)(p - buf), f) == (size_t)(p - buf) ? 0 : -EIO;
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		remove(tmp);
+	rc = gen_write_file(path, buf, (size_t)(p - buf));
 out:
 	free(lower);
 	free(len);
@@ -148,34 +134,20 @@ out:
 	return rc;
 }
 
-static int parse_list(const char *s, int64_t *v, int max)
-{
-	int n = 0;
-
-	while (*s && n < max) {
-		char *end;
-
-		v[n++] = strtoll(s, &end, 10);
-		if (end == s || v[n - 1] < 1)
-			return -1;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	int64_t sizes[32] = { 100, 1000, 10000, 100000, 1000000 }, seeds[32] = { 1, 2, 3 };
 	int ns = 5, nseed = 3;
 	const char *dir = NULL;
-	char ipath[4096], itmp[4200];
-	FILE *idx;
+	char ipath[4096];
+	struct gen_file idx;
+	int rc;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
-			ns = parse_list(argv[++i], sizes, 32);
+			ns = gen_parse_list(argv[++i], sizes, 32);
 		} else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
-			nseed = parse_list(argv[++i], seeds, 32);
+			nseed = gen_parse_list(argv[++i], seeds, 32);
 		} else if (argv[i][0] == '-') {
 			ns = -1;
 			break;
@@ -192,27 +164,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(ipath, sizeof(ipath), "%s/index.tsv", dir);
-	snprintf(itmp, sizeof(itmp), "%s.tmp.%ld", ipath, (long)getpid());
-	idx = fopen(itmp, "w");
-	if (!idx) {
-		fprintf(stderr, "sweep: %s: %s\n", itmp, strerror(errno));
+	rc = gen_file_open(&idx, ipath);
+	if (rc) {
+		fprintf(stderr, "sweep: %s: %s\n", idx.tmp, strerror(-rc));
 		return 1;
 	}
-	fprintf(idx, "problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");
+	fprintf(idx.f, "problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");
 	printf("problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");
 	for (int a = 0; a < ns; a++)
 		for (int b = 0; b < nseed; b++) {
 			struct stats st;
-			int rc = write_problem(dir, sizes[a], (uint64_t)seeds[b], &st);
 
+			rc = write_problem(dir, sizes[a], (uint64_t)seeds[b], &st);
 			if (rc) {
 				fprintf(stderr, "sweep: n=%lld seed=%lld: %s\n",
 					(long long)sizes[a], (long long)seeds[b], strerror(-rc));
-				fclose(idx);
-				remove(itmp);
+				gen_file_close(&idx, rc);
 				return 1;
 			}
-			fprintf(idx, "sweep_n%lld_s%lld\t%lld\t%lld\t%lld\t%lld\t%llu\t%llu\n",
+			fprintf(idx.f, "sweep_n%lld_s%lld\t%lld\t%lld\t%lld\t%lld\t%llu\t%llu\n",
 				(long long)sizes[a], (long long)seeds[b], (long long)sizes[a],
 				(long long)seeds[b], (long long)st.steps, (long long)st.max_live,
 				(unsigned long long)st.sum, (unsigned long long)st.lb);
@@ -221,9 +191,8 @@ int main(int argc, char **argv)
 			       (long long)seeds[b], (long long)st.steps, (long long)st.max_live,
 			       (unsigned long long)st.sum, (unsigned long long)st.lb);
 		}
-	if (fclose(idx) || rename(itmp, ipath)) {
+	if (gen_file_close(&idx, ferror(idx.f) ? -EIO : 0)) {
 		fprintf(stderr, "sweep: cannot write %s\n", ipath);
-		remove(itmp);
 		return 1;
 	}
 	return 0;

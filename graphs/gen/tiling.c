@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define WIDTH_UNITS 16384
 
@@ -123,26 +122,6 @@ next:;
 	}
 }
 
-static int write_atomic(const char *path, const char *text, size_t len)
-{
-	char tmp[4200];
-	FILE *f;
-	int rc;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	rc = fwrite(text, 1, len, f) == len ? 0 : -EIO;
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		remove(tmp);
-	return rc;
-}
-
 static int write_problem(const char *dir, const char *family, bool pinwheel,
 			 int64_t n, uint64_t seed, uint64_t unit)
 {
@@ -185,32 +164,17 @@ static int write_problem(const char *dir, const char *family, bool pinwheel,
 	}
 	snprintf(path, sizeof(path), "%s/%s_n%lld_s%llu.csv", dir, family,
 		 (long long)n, (unsigned long long)seed);
-	rc = write_atomic(path, prob, len_p);
+	rc = gen_write_file(path, prob, len_p);
 	if (!rc) {
 		snprintf(path, sizeof(path), "%s/%s_n%lld_s%llu.plan", dir,
 			 family, (long long)n, (unsigned long long)seed);
-		rc = write_atomic(path, plan, len_s);
+		rc = gen_write_file(path, plan, len_s);
 	}
 	free(tl.r);
 	free(perm);
 	free(prob);
 	free(plan);
 	return rc;
-}
-
-static int parse_list(const char *s, int64_t *v, int max)
-{
-	int n = 0;
-
-	while (*s && n < max) {
-		char *end;
-
-		v[n++] = strtoll(s, &end, 10);
-		if (end == s || v[n - 1] < 1)
-			return -1;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return *s ? -1 : n;
 }
 
 int main(int argc, char **argv)
@@ -225,9 +189,9 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
-			ns = parse_list(argv[++i], sizes, 32);
+			ns = gen_parse_list(argv[++i], sizes, 32);
 		} else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
-			nseed = parse_list(argv[++i], seeds, 32);
+			nseed = gen_parse_list(argv[++i], seeds, 32);
 		} else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
 			unit = strtoll(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--families") && i + 1 < argc) {
@@ -278,7 +242,7 @@ int main(int argc, char **argv)
 							(unsigned long long)WIDTH_UNITS * (unsigned long long)unit);
 			}
 	snprintf(ipath, sizeof(ipath), "%s/index.tsv", dir);
-	if (write_atomic(ipath, idx, ilen)) {
+	if (gen_write_file(ipath, idx, ilen)) {
 		fprintf(stderr, "tiling: cannot write %s\n", ipath);
 		return 1;
 	}

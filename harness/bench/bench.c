@@ -85,7 +85,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 		       struct ab_error *err)
 {
 	const struct ab_problem *p = &in->problem;
-	size_t first_row = rows->n, per_input = cfg->n_planners * cfg->n_aligns;
+	size_t first_row = rows->n, per_input;
 	uint64_t sum = ab_sum_bytes(p), lb = ab_lower_bound(p, NULL);
 	size_t max_live = ab_max_live_buffers(p);
 	struct ab_plan plan, timing_plan;
@@ -107,6 +107,8 @@ static int bench_input(const struct ab_bench_config *cfg,
 		uint64_t peak1 = 0;
 		bool have_peak1 = false;
 
+		if (!ab_planner_applies(pl, p))
+			continue;
 		for (size_t a = 0; a < cfg->n_aligns; a++) {
 			struct ab_row *row;
 
@@ -172,6 +174,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 			}
 		}
 	}
+	per_input = rows->n - first_row;
 	if (cfg->timer && per_input) {
 		ctx = calloc(per_input, sizeof(*ctx));
 		fns = calloc(per_input, sizeof(*fns));
@@ -292,7 +295,7 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 			r->ops, r->buffers, r->sum_bytes, r->weights_bytes,
 			r->lower_bound_bytes, r->max_live_buffers);
 		put_field(f, r->planner->name);
-		fprintf(f, ",%s,%u,", r->planner->cost == AB_COST_FAST ? "fast" : "budgeted",
+		fprintf(f, ",%s,%u,", ab_cost_class_name(r->planner->cost),
 			r->align);
 		put_field(f, r->options);
 		fprintf(f, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%d,%s,%s,%" PRIu64 ",%" PRIu64 ",",

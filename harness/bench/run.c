@@ -81,6 +81,15 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	int rc;
 
 	ab_plan_reset(plan);
+	if (in->fixed_split && pl->cost == AB_COST_FIXED)
+		return ab_fail(err, -EINVAL, "planner %s: --inplace shares one buffer between tensors '%s' and '%s', which the model's plan places at %" PRId64 " and %" PRId64 " (without --inplace the model's plan is kept)",
+			       pl->name,
+			       in->graph.tensors[in->fixed_split_tensor[0]].name,
+			       in->graph.tensors[in->fixed_split_tensor[1]].name,
+			       in->fixed_split_offset[0], in->fixed_split_offset[1]);
+	if (!ab_planner_applies(pl, &in->problem))
+		return ab_fail(err, -EINVAL, "planner %s: %s fixes no offsets (it needs a .tflite model with an offline plan or a CSV with an offset column)",
+			       pl->name, in->path);
 	one = *o;
 	one.threads_used = &plan->threads;
 	if (!o->tiers || o->tiers->n == 0) {

@@ -46,6 +46,10 @@ char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
 		}
 		return ab_strdupf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
 				  check, a, b, r->step);
+	case AB_PLAN_MOVED_FIXED:
+		return ab_strdupf("%s check: buffer %s is at byte %" PRIu64 ", not at its fixed offset %" PRId64,
+				  check, a, plan->offset[r->a],
+				  p->fixed_offset[r->a]);
 	case AB_PLAN_MISALIGNED:
 	case AB_PLAN_OUTSIDE_ARENA:
 	case AB_PLAN_ABOVE_PEAK:

@@ -1,8 +1,11 @@
 /*
  * The geometric plan check.  A plan is valid when every offset is a
  * multiple of max(align, the buffer's own alignment), every buffer lies
- * inside its arena and below the peak, and no two buffers whose live
- * ranges intersect overlap in the flat address space.
+ * inside its arena and below the peak, no two buffers whose live ranges
+ * intersect overlap in the flat address space, and, when the plan says it
+ * keeps the problem's fixed offsets (plan->fixed_kept), every fixed buffer
+ * is at its fixed offset (else AB_PLAN_MOVED_FIXED, checked first; a fixed
+ * offset need only meet the buffer's own alignment).
  *
  * Sweep: visit start times in order; before inserting the buffers that
  * start at t, retire those whose last use is before t.  The live set is
@@ -24,6 +27,7 @@ static const char *const verdict_names[] = {
 	[AB_PLAN_BAD_ARENA] = "bad arena",
 	[AB_PLAN_ABOVE_PEAK] = "above the peak",
 	[AB_PLAN_STOMP] = "stomp",
+	[AB_PLAN_MOVED_FIXED] = "moved from its fixed offset",
 	[AB_PLAN_CHECK_FAILED] = "check failed",
 };
 
@@ -114,10 +118,16 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 			return set(res, AB_PLAN_BAD_ARENA, 0, 0);
 	/* Per-buffer checks. */
 	for (size_t i = 0; i < n; i++) {
-		uint64_t al = ab_effective_align(p, i, &o);
+		bool fixed = plan->fixed_kept && p->fixed_offset &&
+			     p->fixed_offset[i] >= 0;
+		/* a fixed offset is the input's: only the buffer's own
+		 * alignment applies to it */
+		uint64_t al = fixed ? p->buf[i].align : ab_effective_align(p, i, &o);
 		uint64_t off = plan->offset[i], end = off + p->buf[i].size;
 		unsigned a = plan->arena[i];
 
+		if (fixed && off != (uint64_t)p->fixed_offset[i])
+			return set(res, AB_PLAN_MOVED_FIXED, i, i);
 		if (end < off)
 			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
 		if (a >= (unsigned)plan->n_arenas)

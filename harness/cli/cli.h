@@ -65,6 +65,12 @@ void cli_command_help(FILE *f, enum cli_cmd cmd);
 /* The planners of --planners, or of --cost (message printed on error). */
 int cli_planners(const struct args *a, const struct ab_planner ***out,
 		 size_t *n);
+/* For explain and suite, which take one model or minimalloc problems:
+ * with --cost budgeted or all and no --planners, that class's planners but
+ * the fixed class (offline: explain adds its own row where a model fixes
+ * offsets) as a --planners list (malloc'd); else, or out of memory, NULL
+ * (then --cost itself selects). */
+char *cli_planners_by_cost(const struct args *a);
 
 /* The conventions for one input: a .tflite without --runtime gets
  * TFLite's (lifetimes tflite, align 64) unless an option says otherwise;

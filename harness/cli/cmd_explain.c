@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ int cmd_explain(struct args *a)
 	struct ab_explain_args e = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_explanation x;
+	char *by_cost = NULL;
 	int code = 0;
 
 	if (a->n_pos != 1 || a->n_aligns != 1) {
@@ -49,17 +51,20 @@ int cmd_explain(struct args *a)
 	e.align_given = a->align_given;
 	e.lifetimes_given = a->lifetimes_given;
 	e.round_given = a->round_given;
-	e.planners = a->planners;
+	by_cost = cli_planners_by_cost(a);
+	e.planners = by_cost ? by_cost : a->planners;
 	e.cost = a->cost;
 	e.json = a->json;
 	e.plot = a->plot;
 	if (e.plot && !ab_explain_plot_name_ok(e.plot)) {
 		fprintf(stderr, "arenabench: --plot %s: expected a .svg, .png or .pdf file name\n",
 			e.plot);
+		free(by_cost);
 		return EXIT_USAGE;
 	}
 	if (ab_explain(&e, &x, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
+		free(by_cost);
 		return EXIT_USAGE;
 	}
 	if (e.json)
@@ -83,5 +88,6 @@ int cmd_explain(struct args *a)
 		}
 	}
 	ab_explanation_free(&x);
+	free(by_cost);
 	return code;
 }

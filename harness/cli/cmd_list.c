@@ -10,7 +10,7 @@ int cmd_list(struct args *a)
 		const struct ab_planner *pl = ab_planner_at(i);
 
 		printf("%-22s %-9s %s\n", pl->name,
-		       pl->cost == AB_COST_FAST ? "fast" : "budgeted", pl->about);
+		       ab_cost_class_name(pl->cost), pl->about);
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
  * invalid plans named on stderr, and with --out the CSV, atomically.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -28,6 +29,7 @@ int cmd_suite(struct args *a)
 	struct ab_error err = { { 0 } };
 	struct ab_atomic_file af;
 	struct ab_suite s;
+	char *by_cost = NULL;
 	int code = 0;
 
 	if (a->n_aligns != 1) {
@@ -36,7 +38,8 @@ int cmd_suite(struct args *a)
 	}
 	sa.paths = (const char *const *)a->pos;
 	sa.n_paths = a->n_pos;
-	sa.planners = a->planners;
+	by_cost = cli_planners_by_cost(a);
+	sa.planners = by_cost ? by_cost : a->planners;
 	sa.cost = a->cost;
 	sa.plan = a->plan;
 	sa.plan.align = a->aligns[0];
@@ -47,6 +50,7 @@ int cmd_suite(struct args *a)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		if (sa.out)
 			fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", sa.out);
+		free(by_cost);
 		return EXIT_USAGE;
 	}
 	ab_suite_write_table(stdout, &s);
@@ -74,5 +78,6 @@ int cmd_suite(struct args *a)
 		}
 	}
 	ab_suite_free(&s);
+	free(by_cost);
 	return code;
 }

@@ -633,6 +633,36 @@ int cli_planners(const struct args *a, const struct ab_planner ***out,
 	return rc;
 }
 
+char *cli_planners_by_cost(const struct args *a)
+{
+	bool all = a->cost && !strcmp(a->cost, "all");
+	char *list = NULL;
+	size_t len = 0;
+
+	if (a->planners || !a->cost || (!all && strcmp(a->cost, "budgeted")))
+		return NULL;
+	for (size_t i = 0; i < ab_planner_count(); i++) {
+		const struct ab_planner *pl = ab_planner_at(i);
+		size_t k = strlen(pl->name);
+		char *grown;
+
+		if (pl->cost == AB_COST_FIXED ||
+		    (!all && pl->cost != AB_COST_BUDGETED))
+			continue;
+		grown = realloc(list, len + k + 2);
+		if (!grown) {
+			free(list);
+			return NULL;
+		}
+		list = grown;
+		if (len)
+			list[len++] = ',';
+		memcpy(list + len, pl->name, k + 1);
+		len += k;
+	}
+	return list;
+}
+
 int cli_inputs(const struct args *a, char ***files, size_t *n)
 {
 	struct ab_error err = { { 0 } };

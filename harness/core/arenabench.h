@@ -139,16 +139,10 @@ int ab_kind_from_name(const char *s);   /* -1 if unknown */
 int ab_tensor_shape_bytes(enum ab_dtype d, int rank, const int64_t *dims,
 			  uint64_t *bytes);
 
-/* Graph text format (graphs/README.md).  `path` is used in messages. */
-int ab_graph_parse(const char *text, size_t len, const char *path,
-		   struct ab_graph *out, struct ab_error *err);
-int ab_graph_load(const char *path, struct ab_graph *out,
-		  struct ab_error *err);
+/* The .graph text format is read and written by import/graph_text.h. */
 /* Checks structure: one producer per intermediate, use after def, ... */
 int ab_graph_check(const struct ab_graph *g, const char *path,
 		   struct ab_error *err);
-/* Writes the canonical text form; returns a malloc'd string. */
-char *ab_graph_to_text(const struct ab_graph *g);
 
 /* ----------------------------------------------------------------- problem */
 
@@ -198,6 +192,15 @@ struct ab_problem {
 	int32_t *phase_starts;
 	uint64_t weights_bytes;   /* consts, reported, not planned */
 	uint64_t capacity;        /* minimalloc capacity, 0 if unknown */
+	/* Offsets the input itself fixes (a minimalloc CSV's `offset`
+	 * column, a .tflite model's offline plan, TFLite Micro's
+	 * AddBuffer(..., offline_offset)): NULL, or per buffer an offset or
+	 * -1 where the planner chooses.  The `offline` planner keeps them and
+	 * says so (plan->fixed_kept), and the geometric check then reports a
+	 * fixed buffer placed elsewhere as AB_PLAN_MOVED_FIXED; the other
+	 * planners plan as if there were none (they are compared with the
+	 * input's own plan, not bound by it). */
+	int64_t *fixed_offset;
 };
 
 /* Test-only deliberate lifetime bugs, to show that the execution check
@@ -305,13 +308,16 @@ struct ab_plan {
 	/* Most threads the planning ran on at once: 1, or 2 where first fit's
 	 * checkpoint index cut the problem in time (ab_plan_reset sets 1). */
 	uint32_t threads;
+	/* The planner kept the problem's fixed offsets (p->fixed_offset):
+	 * the geometric check holds it to that.  ab_plan_reset clears it. */
+	bool fixed_kept;
 };
 
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
 void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
 void ab_plan_free(struct ab_plan *plan);
 /* Copies src's placement into dst (room for src->n buffers): offsets,
- * arenas, arena extents and peak.  The search fields (stopped_by, optimal,
+ * arenas, arena extents, peak and fixed_kept.  The search fields (stopped_by, optimal,
  * best_bound, iterations) stay as dst has them. */
 void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src);
 /* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
@@ -331,6 +337,8 @@ enum ab_verdict {
 	AB_PLAN_BAD_ARENA,      /* a's arena index or an arena's extent is bad */
 	AB_PLAN_ABOVE_PEAK,     /* a ends above the plan's reported peak */
 	AB_PLAN_STOMP,          /* execution check: b overwrote a while live */
+	AB_PLAN_MOVED_FIXED,    /* a plan that keeps the fixed offsets put a
+				 * fixed buffer a elsewhere */
 	AB_PLAN_CHECK_FAILED,   /* the check itself could not run (memory) */
 };
 
@@ -415,6 +423,8 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 enum ab_cost_class {
 	AB_COST_FAST,     /* near-linear, deterministic: run by `make bench` */
 	AB_COST_BUDGETED, /* search with an iteration budget: `make sweep` */
+	AB_COST_FIXED,    /* planning around the input's fixed offsets: run
+			   * only on inputs that fix some (offline) */
 };
 
 /* A long search's state, passed to ab_plan_options.progress now and then
@@ -463,6 +473,12 @@ struct ab_planner {
 size_t ab_planner_count(void);
 const struct ab_planner *ab_planner_at(size_t i);
 const struct ab_planner *ab_planner_find(const char *name);
+/* "fast", "budgeted" or "fixed" (list, the CSV's cost_class column). */
+const char *ab_cost_class_name(enum ab_cost_class c);
+/* Whether the harness runs pl on p: a planner of class fixed only where
+ * the problem has fixed offsets (bench and suite skip it elsewhere). */
+bool ab_planner_applies(const struct ab_planner *pl,
+			const struct ab_problem *p);
 
 /* ------------------------------------------------------------------- sort */
 

@@ -32,6 +32,7 @@ void ab_plan_reset(struct ab_plan *plan)
 	plan->best_bound = 0;
 	plan->iterations = 0;
 	plan->threads = 1;
+	plan->fixed_kept = false;
 }
 
 void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src)
@@ -42,6 +43,7 @@ void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src)
 	memcpy(dst->arena_base, src->arena_base, sizeof(dst->arena_base));
 	memcpy(dst->arena_size, src->arena_size, sizeof(dst->arena_size));
 	dst->peak = src->peak;
+	dst->fixed_kept = src->fixed_kept;
 }
 
 void ab_plan_free(struct ab_plan *plan)

@@ -41,6 +41,7 @@ void ab_problem_free(struct ab_problem *p)
 	free(p->tensor);
 	free(p->tensor_buffer);
 	free(p->phase_starts);
+	free(p->fixed_offset);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -31,3 +31,14 @@ const struct ab_planner *ab_planner_find(const char *name)
 			return registry[i];
 	return NULL;
 }
+
+const char *ab_cost_class_name(enum ab_cost_class c)
+{
+	return c == AB_COST_FAST ? "fast" : c == AB_COST_FIXED ? "fixed" : "budgeted";
+}
+
+bool ab_planner_applies(const struct ab_planner *pl,
+			const struct ab_problem *p)
+{
+	return pl->cost != AB_COST_FIXED || p->fixed_offset;
+}

@@ -34,6 +34,14 @@ struct ab_input {
 	bool reordered;
 	struct ab_reorder_report reorder;
 	double reorder_ns;         /* wall time of the reordering, 0 without */
+	/* A .tflite model's offline plan is the problem's fixed offsets
+	 * (problem.fixed_offset), unless --inplace shares one buffer between
+	 * two tensors the plan places apart: then fixed_split is set with
+	 * those tensors and their offsets, and the problem has no fixed
+	 * offsets. */
+	bool fixed_split;
+	int64_t fixed_split_tensor[2];
+	int64_t fixed_split_offset[2];
 };
 
 int ab_input_load(const char *path, const struct ab_load_options *o,

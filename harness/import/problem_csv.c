@@ -4,7 +4,8 @@
  * header of minimalloc's README and CLI today, same meaning), with
  * half-open [lower, upper) lifetimes, an optional `name` column carried into
  * plans and reports, and solutions with an `offset` (and, from arenabench,
- * an `arena`) column.  Columns are read by name; a UTF-8 byte-order mark
+ * an `arena`) column: the offsets become the problem's fixed offsets, which
+ * only the `offline` planner keeps (minimalloc's Buffer.offset).  Columns are read by name; a UTF-8 byte-order mark
  * before the header is skipped.  A plan is written back with the header
  * words its problem used.
  */
@@ -242,6 +243,13 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 					goto fail_oom;
 				out->csv_name = b;
 			}
+			if (col_at[COL_OFFSET] >= 0) {
+				b = realloc(out->fixed_offset,
+					    ncap * sizeof(*out->fixed_offset));
+				if (!b)
+					goto fail_oom;
+				out->fixed_offset = b;
+			}
 			cap = ncap;
 		}
 		out->buf[n].first = (int32_t)v[COL_LOWER];
@@ -249,6 +257,8 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		out->buf[n].size = (uint64_t)v[COL_SIZE];
 		out->buf[n].align = col_at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
 		out->id[n] = v[COL_ID];
+		if (col_at[COL_OFFSET] >= 0)
+			out->fixed_offset[n] = v[COL_OFFSET];
 		out->label[n] = strdup(f[col_at[COL_ID]]);
 		if (col_at[COL_NAME] >= 0)
 			out->csv_name[n] = NULL;

@@ -24,6 +24,7 @@
 
 #include "import/flatbuf.h"
 #include "import/tflite.h"
+#include "core/strmap.h"
 #include "core/textio.h"
 
 #define TFL_MAX_TENSORS    (1u << 20) /* per subgraph */
@@ -286,44 +287,6 @@ static char *fmt_str(struct sg_state *s, const char *fmt, ...)
 	if (n < 0)
 		return NULL;
 	return copy_name(s, buf, (uint32_t)strlen(buf));
-}
-
-/* Open-addressing set of names, to make tensor names unique in O(n). */
-struct nameset {
-	char **slot;
-	size_t mask;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int nameset_init(struct nameset *ns, size_t n)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap <<= 1;
-	ns->slot = calloc(cap, sizeof(*ns->slot));
-	ns->mask = cap - 1;
-	return ns->slot ? 0 : -ENOMEM;
-}
-
-/* Inserts s unless present; returns true if it was inserted. */
-static bool nameset_add(struct nameset *ns, char *s)
-{
-	size_t i = hash_str(s) & ns->mask;
-
-	for (; ns->slot[i]; i = (i + 1) & ns->mask)
-		if (!strcmp(ns->slot[i], s))
-			return false;
-	ns->slot[i] = s;
-	return true;
 }
 
 /* ------------------------------------------------------------- buffers */
@@ -841,7 +804,7 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 {
 	struct ab_fb *r = s->r;
 	struct ab_fb_vec tensors, ins, outs, ops;
-	struct nameset ns = { 0 };
+	struct ab_strmap names = { 0 }; /* to make tensor names unique */
 	int32_t *builtin = NULL;
 	bool *mutates = NULL;
 	const char *sname;
@@ -930,7 +893,7 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		}
 
 	g->n_tensors = tensors.len;
-	rc = nameset_init(&ns, tensors.len);
+	rc = ab_strmap_init(&names, tensors.len);
 	if (rc) {
 		rc = ab_fb_fail(r, rc, "out of memory");
 		goto out;
@@ -946,7 +909,9 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		if (rc)
 			goto out;
 		/* Duplicate names (legal in TFLite) get the index appended. */
-		for (int tries = 0; !nameset_add(&ns, at->name); tries++) {
+		for (int tries = 0;
+		     (rc = ab_strmap_put(&names, at->name, i)) == -EEXIST;
+		     tries++) {
 			char *u;
 
 			if (tries == 4) {
@@ -961,6 +926,10 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 			}
 			free(at->name);
 			at->name = u;
+		}
+		if (rc) {
+			rc = ab_fb_fail(r, rc, "out of memory");
+			goto out;
 		}
 	}
 
@@ -996,7 +965,7 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 
 	rc = read_metadata(s, model, base, tensors.len);
 out:
-	free(ns.slot);
+	ab_strmap_free(&names);
 	free(builtin);
 	free(mutates);
 	return rc;

@@ -1,4 +1,4 @@
-/* The `offline` pseudo-planner: see offline.h for what it does and why. */
+/* The offline plan of a .tflite model for explain: see offline.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -6,21 +6,6 @@
 #include <string.h>
 
 #include "report/offline.h"
-#include "lib/placement.h"
-
-static int plan_unavailable(const struct ab_problem *p,
-			    const struct ab_plan_options *o,
-			    struct ab_plan *out)
-{
-	return -ENOTSUP; /* needs the model, not just the problem */
-}
-
-const struct ab_planner ab_planner_offline = {
-	.name = "offline",
-	.about = "the model's own plan (OfflineMemoryAllocation); -1 buffers by first fit",
-	.cost = AB_COST_FAST,
-	.plan = plan_unavailable,
-};
 
 bool ab_offline_available(const struct ab_input *in)
 {
@@ -28,116 +13,36 @@ bool ab_offline_available(const struct ab_input *in)
 	       in->tflite.offline_offsets;
 }
 
-/* The model's offset for tensor t, or -1. */
-static int64_t tensor_offset(const struct ab_input *in, int64_t t)
-{
-	if (t < 0 || (size_t)t >= in->tflite.n_offline)
-		return -1;
-	return in->tflite.offline_offsets[t];
-}
-
-/* fixed[i] = the model's offset for buffer i, or -1.  A buffer holds one
- * tensor, or under --inplace a chain of them: every tensor of the chain
- * that the model places must be at the same offset (those marked -1
- * follow the chain).  Otherwise the model's plan gives the chain no single
- * place; st->split_tensor names two tensors it separates and the result is
- * -EINVAL. */
-static int fixed_offsets(const struct ab_input *in, int64_t *fixed,
-			 struct ab_offline_stats *st)
-{
-	const struct ab_problem *p = &in->problem;
-	int64_t *witness = NULL;
-
-	for (size_t i = 0; i < p->n; i++)
-		fixed[i] = tensor_offset(in, p->tensor ? p->tensor[i] : -1);
-	if (!p->tensor_buffer || !p->n_aliased)
-		return 0;
-	witness = malloc((p->n ? p->n : 1) * sizeof(*witness));
-	if (!witness)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n; i++)
-		witness[i] = fixed[i] >= 0 ? p->tensor[i] : -1;
-	for (size_t t = 0; t < p->n_tensors; t++) {
-		int32_t i = p->tensor_buffer[t];
-		int64_t off = tensor_offset(in, (int64_t)t);
-
-		if (i < 0 || off < 0)
-			continue;
-		if (fixed[i] < 0) {
-			fixed[i] = off;
-			witness[i] = (int64_t)t;
-		} else if (fixed[i] != off) {
-			st->split_tensor[0] = witness[i];
-			st->split_tensor[1] = (int64_t)t;
-			free(witness);
-			return -EINVAL;
-		}
-	}
-	free(witness);
-	return 0;
-}
-
 int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 		    struct ab_plan *plan, struct ab_offline_stats *st)
 {
 	const struct ab_problem *p = &in->problem;
-	uint32_t *order = NULL;
-	int64_t *fixed = NULL;
-	struct ab_placer pl;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
 	st->split_tensor[0] = st->split_tensor[1] = -1;
 	if (!ab_offline_available(in))
 		return -ENOENT;
-	ab_plan_reset(plan);
-	order = malloc((p->n ? p->n : 1) * sizeof(*order));
-	fixed = malloc((p->n ? p->n : 1) * sizeof(*fixed));
-	if (!order || !fixed) {
-		rc = -ENOMEM;
-		goto out_free_order;
+	if (in->fixed_split) {
+		st->split_tensor[0] = in->fixed_split_tensor[0];
+		st->split_tensor[1] = in->fixed_split_tensor[1];
+		return -EINVAL;
 	}
-	rc = fixed_offsets(in, fixed, st);
-	if (!rc)
-		rc = ab_order_size_desc(p, order);
-	if (!rc)
-		rc = ab_placer_init(&pl, p, NULL, 0, plan->offset);
+	ab_plan_reset(plan);
+	rc = ab_planner_offline.plan(p, o, plan);
 	if (rc)
-		goto out_free_order;
+		return rc;
 	for (size_t i = 0; i < p->n; i++) {
-		int64_t off = fixed[i];
-
-		if (off < 0)
+		if (!p->fixed_offset || p->fixed_offset[i] < 0) {
+			st->runtime++;
 			continue;
-		ab_placer_place(&pl, i, (uint64_t)off);
+		}
 		st->fixed++;
-		if ((uint64_t)off % ab_effective_align(p, i, o))
+		if ((uint64_t)p->fixed_offset[i] % ab_effective_align(p, i, o))
 			st->misaligned_fixed++;
 	}
-	for (size_t j = 0; j < p->n; j++) {
-		size_t i = order[j];
-		const struct ab_hit *hits;
-		size_t k;
-
-		if (fixed[i] >= 0)
-			continue;
-		rc = ab_placer_conflicts(&pl, i, &hits, &k);
-		if (rc)
-			break;
-		ab_placer_place(&pl, i,
-				ab_fit_first(hits, k, p->buf[i].size,
-					     ab_effective_align(p, i, o)));
-		st->runtime++;
-	}
-	ab_placer_free(&pl);
-	if (!rc)
-		ab_plan_finish_single(plan, p);
-out_free_order:
-	free(order);
-	free(fixed);
-	return rc;
+	return 0;
 }
-
 
 int ab_offline_plan_and_check(const struct ab_input *in,
 			      const struct ab_plan_options *o,
@@ -159,8 +64,8 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 			"tensors '%s' and '%s', which the model's plan places at "
 			"%" PRId64 " and %" PRId64 " (explain without --inplace "
 			"checks the model's plan)",
-			t[a].name, t[b].name, tensor_offset(in, a),
-			tensor_offset(in, b));
+			t[a].name, t[b].name, in->fixed_split_offset[0],
+			in->fixed_split_offset[1]);
 		return 0;
 	}
 	if (rc) {

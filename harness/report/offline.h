@@ -1,19 +1,11 @@
 /*
- * The `offline` pseudo-planner: the memory plan a .tflite model carries in
- * its OfflineMemoryAllocation metadata (TFLite Micro's offline planning).
- *
- * The plan gives an arena offset per tensor, or -1 = "plan at runtime".
- * Here, as in TFLite Micro's GreedyMemoryPlanner, the fixed buffers keep
- * their offsets and the -1 buffers are then placed around them by
- * size-descending first fit (the size_first_fit rule) at the alignment in
- * use.  Fixed offsets are used verbatim: an offset that is not a multiple of
- * the alignment in use is counted (misaligned_fixed), not moved, and the
- * geometric check then runs at alignment 1 (each buffer's own alignment
- * still holds).  Overlap of fixed buffers that are live together makes the
- * plan invalid like any other planner's.
- *
- * It is not in the planner registry (which holds planners that need only the
- * problem); ab_planner_offline exists so that result rows can name it.
+ * The offline plan of a .tflite model, as explain shows it: the registered
+ * `offline` planner (planners/offline.c) run on the problem, whose fixed
+ * offsets are the model's OfflineMemoryAllocation metadata (import puts
+ * them there), and counted: buffers the model places, buffers it leaves
+ * to the runtime (-1, placed by first fit), fixed offsets that are not
+ * multiples of the alignment in use (kept as given; the geometric check
+ * then runs at alignment 1, each buffer's own alignment still holds).
  * Contract: functions return 0 or a negative errno.
  */
 #ifndef AB_OFFLINE_H
@@ -30,7 +22,7 @@ struct ab_offline_stats {
 	int64_t split_tensor[2];
 };
 
-/* name "offline"; its .plan returns -ENOTSUP (use ab_offline_plan). */
+/* The registered planner (planners/offline.c). */
 extern const struct ab_planner ab_planner_offline;
 
 /* True when `in` is a .tflite model with an offline plan. */

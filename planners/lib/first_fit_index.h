@@ -128,8 +128,8 @@ int ab_first_fit_route(const struct ab_problem *p,
 
 /* Best fit through the index (best_fit_index.c): places order[0..m) by
  * `rule` (not AB_INDEX_FIRST_FIT) on one thread, with the offsets of the
- * listing path: ab_place_in_order's AB_FIT_BEST for AB_INDEX_BEST_FIT,
- * search.h's ab_place_in_order_fit with tflite_arena's and xla_best_fit's
+ * listing path: ab_place_in_order's ab_fit_best for AB_INDEX_BEST_FIT,
+ * placement.h's ab_place_nonempty_in_order with tflite_arena's and xla_best_fit's
  * rules for the other two.  Those leave zero-size buffers out (offset 0,
  * never a conflict), and so does this; ab_place_in_order indexes them, so
  * AB_INDEX_BEST_FIT returns 1, placing nothing, when a buffer of the order

@@ -277,7 +277,7 @@ int ab_placer_conflicts(struct ab_placer *pl, size_t i,
 /* ---------------------------------------------------------------- gap rules */
 
 uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
-		      uint64_t align)
+		      uint64_t align, uint64_t top)
 {
 	uint64_t cand = 0;
 
@@ -292,7 +292,7 @@ uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
 }
 
 uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
-		     uint64_t align)
+		     uint64_t align, uint64_t top)
 {
 	uint64_t cur = 0, best = UINT64_MAX, best_room = UINT64_MAX;
 
@@ -310,57 +310,71 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 	return best != UINT64_MAX ? best : ab_align_up(cur, align);
 }
 
-int ab_place_in_order(const struct ab_problem *p,
-		      const struct ab_plan_options *o, const uint32_t *order,
-		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,
-		      uint64_t *top)
+/* The loop's one setup: indexes index[0..m_index) (NULL: every buffer),
+ * puts order[0..from) where offsets[] already says (kept), then places
+ * order[from..m) by rule while the top stays at most limit. */
+static int place_listed(const struct ab_problem *p,
+			const struct ab_plan_options *o, const uint32_t *index,
+			size_t m_index, const uint32_t *order, size_t from,
+			size_t m, ab_gap_rule rule, uint64_t limit,
+			uint64_t *offsets, uint64_t *top)
 {
 	struct ab_placer pl;
-	int rc;
+	int rc = ab_placer_init(&pl, p, index, m_index, offsets);
 
-	/* first fit without listing, when the lifetimes say it pays */
-	if (rule == AB_FIT_FIRST &&
-	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
-		return rc;
-	/* best fit by the same index, when it pays and no buffer is empty */
-	if (rule == AB_FIT_BEST &&
-	    (rc = ab_best_fit_route(p, o, order, m, AB_INDEX_BEST_FIT, offsets,
-				    top)) <= 0)
-		return rc;
-	rc = ab_placer_init(&pl, p, order, m, offsets);
 	if (rc)
 		return rc;
-	rc = ab_placer_place_each(&pl, p, o, order, 0, m, rule, UINT64_MAX);
+	for (size_t j = 0; j < from; j++)
+		ab_placer_place(&pl, order[j], offsets[order[j]]);
+	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
 	*top = pl.top;
 	ab_placer_free(&pl);
 	return rc;
 }
 
+int ab_place_in_order(const struct ab_problem *p,
+		      const struct ab_plan_options *o, const uint32_t *order,
+		      size_t m, ab_gap_rule rule, uint64_t *offsets,
+		      uint64_t *top)
+{
+	int rc;
+
+	/* first fit without listing, when the lifetimes say it pays */
+	if (rule == ab_fit_first &&
+	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
+		return rc;
+	/* best fit by the same index, when it pays and no buffer is empty */
+	if (rule == ab_fit_best &&
+	    (rc = ab_best_fit_route(p, o, order, m, AB_INDEX_BEST_FIT, offsets,
+				    top)) <= 0)
+		return rc;
+	return place_listed(p, o, order, m, order, 0, m, rule, UINT64_MAX,
+			    offsets, top);
+}
+
 int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
 			 const struct ab_plan_options *o, const uint32_t *order,
-			 size_t from, size_t m, enum ab_fit_rule rule,
+			 size_t from, size_t m, ab_gap_rule rule,
 			 uint64_t limit)
 {
 	for (size_t j = from; j < m && pl->top <= limit; j++) {
 		size_t i = order[j];
 		const struct ab_hit *hits;
 		size_t k;
-		uint64_t a = ab_effective_align(p, i, o), off;
 		int rc = ab_placer_conflicts(pl, i, &hits, &k);
 
 		if (rc)
 			return rc;
-		off = rule == AB_FIT_BEST
-			      ? ab_fit_best(hits, k, p->buf[i].size, a)
-			      : ab_fit_first(hits, k, p->buf[i].size, a);
-		ab_placer_place(pl, i, off);
+		ab_placer_place(pl, i, rule(hits, k, p->buf[i].size,
+					    ab_effective_align(p, i, o),
+					    pl->top));
 	}
 	return 0;
 }
 
 int ab_plan_in_order(const struct ab_problem *p,
 		     const struct ab_plan_options *o, const uint32_t *order,
-		     enum ab_fit_rule rule, struct ab_plan *out)
+		     ab_gap_rule rule, struct ab_plan *out)
 {
 	uint64_t top;
 	int rc = ab_place_in_order(p, o, order, p->n, rule, out->offset, &top);
@@ -372,7 +386,7 @@ int ab_plan_in_order(const struct ab_problem *p,
 
 int ab_plan_by_key(const struct ab_problem *p,
 		   const struct ab_plan_options *o, const uint64_t *key,
-		   bool ties_reversed, enum ab_fit_rule rule,
+		   bool ties_reversed, ab_gap_rule rule,
 		   struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
@@ -392,7 +406,7 @@ int ab_plan_by_key(const struct ab_problem *p,
 int ab_plan_ordered_by(const struct ab_problem *p,
 		       const struct ab_plan_options *o,
 		       int (*make_order)(const struct ab_problem *, uint32_t *),
-		       enum ab_fit_rule rule, struct ab_plan *out)
+		       ab_gap_rule rule, struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
 	int rc;
@@ -408,7 +422,7 @@ int ab_plan_ordered_by(const struct ab_problem *p,
 
 int ab_plan_by_size_desc(const struct ab_problem *p,
 			 const struct ab_plan_options *o, bool ties_reversed,
-			 enum ab_fit_rule rule, struct ab_plan *out)
+			 ab_gap_rule rule, struct ab_plan *out)
 {
 	uint64_t *key = malloc((p->n + 1) * sizeof(*key));
 	int rc;
@@ -419,5 +433,81 @@ int ab_plan_by_size_desc(const struct ab_problem *p,
 		key[i] = ~p->buf[i].size;
 	rc = ab_plan_by_key(p, o, key, ties_reversed, rule, out);
 	free(key);
+	return rc;
+}
+
+/* ------------------------------------------------ orders by keys, suffixes */
+
+int ab_place_nonempty_in_order(const struct ab_problem *p,
+			       const struct ab_plan_options *o,
+			       const uint32_t *order, size_t m,
+			       ab_gap_rule rule, uint64_t *offsets,
+			       uint64_t *top)
+{
+	uint32_t *live = malloc((m + 1) * sizeof(*live));
+	size_t n_live = 0;
+	int rc;
+
+	if (!live)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++) {
+		if (p->buf[order[j]].size)
+			live[n_live++] = order[j];
+		else
+			offsets[order[j]] = 0;
+	}
+	rc = place_listed(p, o, live, n_live, live, 0, n_live, rule, UINT64_MAX,
+			  offsets, top);
+	free(live);
+	return rc;
+}
+
+int ab_place_around_fixed(const struct ab_problem *p,
+			  const struct ab_plan_options *o,
+			  const int64_t *fixed, const uint32_t *order,
+			  ab_gap_rule rule, uint64_t *offsets, uint64_t *top)
+{
+	/* the fixed buffers in index order, then the others in order */
+	uint32_t *seq = malloc((p->n + 1) * sizeof(*seq));
+	size_t n_fixed = 0, k;
+	int rc;
+
+	if (!seq)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		if (fixed[i] >= 0) {
+			offsets[i] = (uint64_t)fixed[i];
+			seq[n_fixed++] = (uint32_t)i;
+		}
+	k = n_fixed;
+	for (size_t j = 0; j < p->n; j++)
+		if (fixed[order[j]] < 0)
+			seq[k++] = order[j];
+	rc = place_listed(p, o, NULL, 0, seq, n_fixed, p->n, rule, UINT64_MAX,
+			  offsets, top);
+	free(seq);
+	return rc;
+}
+
+int ab_place_suffix_within(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, size_t from,
+			   ab_gap_rule rule, uint64_t limit,
+			   uint64_t *offsets, uint64_t *top)
+{
+	return place_listed(p, o, order, m, order, from < m ? from : m, m,
+			    rule, limit, offsets, top);
+}
+
+int ab_order_by_keys(const struct ab_problem *p, uint32_t *order,
+		     const uint64_t *const *keys, size_t n_keys)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		order[i] = (uint32_t)i;
+	/* Stable passes from the least significant key up. */
+	for (size_t k = n_keys; k-- > 0 && !rc;)
+		rc = ab_order_stable_by(order, p->n, keys[k]);
 	return rc;
 }

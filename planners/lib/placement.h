@@ -88,54 +88,103 @@ int ab_placer_conflicts_range(struct ab_placer *pl, int32_t first,
 			      size_t *k);
 void ab_placer_place(struct ab_placer *pl, size_t i, uint64_t offset);
 
-/* Gap rules over hits sorted by offset.
- * first fit: the lowest offset, multiple of align, where [off, off+size)
- *   meets no hit.
- * best fit (TFLite SimpleMemoryArena's rule): among gaps between hits
+/* A gap rule: the offset for a buffer of `size` at alignment `align`,
+ * given hits, the placed buffers that overlap it in time, sorted by offset,
+ * and top, the highest end over all placed buffers so far (the arena's
+ * current size).  The one type every rule has: the two below, and the
+ * planners' own (tflite_arena's and xla_best_fit's best fits). */
+typedef uint64_t (*ab_gap_rule)(const struct ab_hit *hits, size_t k,
+				uint64_t size, uint64_t align, uint64_t top);
+
+/* first fit: the lowest offset, multiple of align, where [off, off+size)
+ *   meets no hit (top unused). */
+uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
+		      uint64_t align, uint64_t top);
+/* best fit (TFLite SimpleMemoryArena's rule): among gaps between hits
  *   (scanned in offset order, each starting at the aligned end of what lies
  *   below), the one whose room (next offset - aligned start) is smallest
- *   while >= size, ties to the lowest; otherwise the aligned top. */
-uint64_t ab_fit_first(const struct ab_hit *hits, size_t k, uint64_t size,
-		      uint64_t align);
+ *   while >= size, ties to the lowest; otherwise the aligned top of the
+ *   hits (top unused). */
 uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
-		     uint64_t align);
+		     uint64_t align, uint64_t top);
 
-/* Places buffers in the given order by a gap rule; fills offsets[] and
- * returns the highest end in *top.  The one loop most planners need.
- * Both rules go through first_fit_index.h when that pays (same offsets). */
-enum ab_fit_rule { AB_FIT_FIRST, AB_FIT_BEST };
-
-/* Places order[from..m) one by one, each at the rule's offset among the
- * buffers already in pl (listing its conflicts), while pl->top stays at
- * most limit (UINT64_MAX: all of them).  Fills offsets[] via pl. */
+/* The placement loop, the one every planner that lists conflicts runs:
+ * places order[from..m) one by one, each at rule's offset among the
+ * buffers already in pl, while pl->top stays at most limit (UINT64_MAX:
+ * all of them).  Fills offsets[] via pl.  The entry points below set pl up
+ * and call it. */
 int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
 			 const struct ab_plan_options *o, const uint32_t *order,
-			 size_t from, size_t m, enum ab_fit_rule rule,
+			 size_t from, size_t m, ab_gap_rule rule,
 			 uint64_t limit);
+
+/* Places order[0..m) by rule, every buffer indexed (zero-size ones too);
+ * fills offsets[] and returns the highest end in *top.  The entry most
+ * planners need.  ab_fit_first and ab_fit_best go through
+ * first_fit_index.h when that pays (same offsets). */
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
-		      size_t m, enum ab_fit_rule rule, uint64_t *offsets,
+		      size_t m, ab_gap_rule rule, uint64_t *offsets,
 		      uint64_t *top);
+
+/* The same, except that zero-size buffers get offset 0 and are not
+ * indexed (as TFLite's arenas and XLA's heap do), so they never split a
+ * gap; no index route (the planner tries ab_best_fit_route first). */
+int ab_place_nonempty_in_order(const struct ab_problem *p,
+			       const struct ab_plan_options *o,
+			       const uint32_t *order, size_t m,
+			       ab_gap_rule rule, uint64_t *offsets,
+			       uint64_t *top);
+
+/* Placing around fixed offsets (the offline planner: TFLite Micro's
+ * offline plan, minimalloc's fixed buffers): each buffer with
+ * fixed[i] >= 0 is put at fixed[i] as given (aligned or not); then the
+ * others, taken in order[0..n) (where the fixed ones are skipped), are
+ * placed by rule around them and around each other.  Fills offsets[] and
+ * *top. */
+int ab_place_around_fixed(const struct ab_problem *p,
+			  const struct ab_plan_options *o,
+			  const int64_t *fixed, const uint32_t *order,
+			  ab_gap_rule rule, uint64_t *offsets, uint64_t *top);
+
+/* Re-places order[from..m) by `rule` on top of order[0..from), which keep
+ * their offsets[] (as the same rule placed them: a plan from
+ * ab_place_in_order over an order with the same first `from` entries is
+ * reproduced exactly).  Stops as soon as the highest end exceeds `limit`
+ * (then the offsets of order[from..m) are partial).  *top = highest end
+ * reached.  Costs one placement query per re-placed buffer, O(log n) per
+ * kept one.  Local search's evaluator: a move changes an order from
+ * some position on, and a trial worse than the incumbent stops early. */
+int ab_place_suffix_within(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, size_t from,
+			   ab_gap_rule rule, uint64_t limit,
+			   uint64_t *offsets, uint64_t *top);
 
 /* The whole of a one-arena planner that only chooses an order: places
  * order[0..n) by the rule and finishes the plan (peak, arena 0). */
 int ab_plan_in_order(const struct ab_problem *p,
 		     const struct ab_plan_options *o, const uint32_t *order,
-		     enum ab_fit_rule rule, struct ab_plan *out);
+		     ab_gap_rule rule, struct ab_plan *out);
 /* The same for an order made by one of the order functions above. */
 int ab_plan_ordered_by(const struct ab_problem *p,
 		       const struct ab_plan_options *o,
 		       int (*make_order)(const struct ab_problem *, uint32_t *),
-		       enum ab_fit_rule rule, struct ab_plan *out);
+		       ab_gap_rule rule, struct ab_plan *out);
 /* The same for an order by key[i] ascending; equal keys in index order, or
  * in reverse index order when ties_reversed. */
 int ab_plan_by_key(const struct ab_problem *p,
 		   const struct ab_plan_options *o, const uint64_t *key,
-		   bool ties_reversed, enum ab_fit_rule rule,
+		   bool ties_reversed, ab_gap_rule rule,
 		   struct ab_plan *out);
 /* ab_plan_by_key with the key "size descending". */
 int ab_plan_by_size_desc(const struct ab_problem *p,
 			 const struct ab_plan_options *o, bool ties_reversed,
-			 enum ab_fit_rule rule, struct ab_plan *out);
+			 ab_gap_rule rule, struct ab_plan *out);
+
+/* order[] = 0..n-1 sorted lexicographically by keys[0], keys[1], ...
+ * (each ascending, per buffer), remaining ties by index. */
+int ab_order_by_keys(const struct ab_problem *p, uint32_t *order,
+		     const uint64_t *const *keys, size_t n_keys);
 
 #endif

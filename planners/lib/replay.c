@@ -1,8 +1,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/placement.h"
 #include "lib/replay.h"
-#include "lib/search.h"
 
 int ab_replay_events(const struct ab_problem *p, struct ab_replay_event *ev)
 {

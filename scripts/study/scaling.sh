@@ -18,7 +18,7 @@
 #                                planner's larger sizes are not run (rows
 #                                kept, status timed_out, no measurements)
 #   SCALING_MIN_TIME [0.05]  SCALING_REPETITIONS [3]   Google Benchmark
-#   SCALING_ALIGN [1]   SCALING_PLANNERS [all of `arenabench list`]
+#   SCALING_ALIGN [1]   SCALING_PLANNERS [`arenabench list` but offline]
 #   SCALING_PIN [unset]   ARENABENCH [BUILD/arenabench]
 set -eu
 
@@ -59,7 +59,7 @@ if [ "$missing" = 1 ]; then
 	fi
 fi
 
-PLANNERS=${SCALING_PLANNERS:-$("$BIN" list | awk '{ print $1 }')}
+PLANNERS=${SCALING_PLANNERS:-$("$BIN" list | awk '$2 != "fixed" { print $1 }')} # offline needs fixed offsets
 PIN=
 if [ -n "${SCALING_PIN:-}" ]; then
 	command -v taskset >/dev/null || { echo "scripts/study/scaling.sh: SCALING_PIN needs taskset (util-linux)" >&2; exit 2; }

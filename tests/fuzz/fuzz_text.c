@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "import/graph_text.h"
 #include "transform/reorder.h"
 #include "cli_path.h"
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/graph_text.h"
 #include "report/export.h"
 #include "import/tflite.h"
 #include "cli_path.h"

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "import/graph_text.h"
 #include "testutil.h"
 
 const char *const tu_chain_graph =
@@ -42,6 +43,16 @@ void tu_problem(const char *text, enum ab_lifetime_rule rule,
 	tu_graph(text, g);
 	if (ab_problem_from_graph(g, &o, p, &err))
 		cr_assert_fail("no problem from graph: %s", err.msg);
+}
+
+void tu_input(const char *name, const char *text, struct ab_input *in)
+{
+	struct ab_load_options lo = { 0 };
+	struct ab_error err = { { 0 } };
+
+	if (ab_input_parse(name, (const uint8_t *)text, strlen(text), &lo, in,
+			   &err))
+		cr_assert_fail("%s", err.msg);
 }
 
 void tu_plan(const char *planner, const struct ab_problem *p, uint32_t align,

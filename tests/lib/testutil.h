@@ -17,6 +17,9 @@ void tu_graph(const char *text, struct ab_graph *g);
 /* Graph text -> problem under a lifetime rule. */
 void tu_problem(const char *text, enum ab_lifetime_rule rule,
 		struct ab_graph *g, struct ab_problem *p);
+/* An input from text in memory (ab_input_parse, default load options):
+ * `name`'s suffix gives the kind; aborts the test with the message. */
+void tu_input(const char *name, const char *text, struct ab_input *in);
 /* Plans with a registered planner at an alignment; aborts on error. */
 void tu_plan(const char *planner, const struct ab_problem *p, uint32_t align,
 	     struct ab_plan *plan);

@@ -458,23 +458,62 @@ int gen_graph_print(const struct gen_graph *g, FILE *f)
 
 int gen_graph_write(const struct gen_graph *g, const char *dir)
 {
-	char path[4096], tmp[4200];
-	FILE *f;
+	char path[4096];
+	struct gen_file w;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s.graph", dir, g->name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	rc = gen_graph_print(g, f);
-	if (fclose(f) && !rc)
+	rc = gen_file_open(&w, path);
+	if (rc)
+		return rc;
+	return gen_file_close(&w, gen_graph_print(g, w.f));
+}
+
+/* ---------------------------------------------------------------- output */
+
+int gen_file_open(struct gen_file *w, const char *path)
+{
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	snprintf(w->tmp, sizeof(w->tmp), "%s.tmp.%ld", path, (long)getpid());
+	w->f = fopen(w->tmp, "w");
+	return w->f ? 0 : -errno;
+}
+
+int gen_file_close(struct gen_file *w, int rc)
+{
+	if (fclose(w->f) && !rc)
 		rc = -EIO;
-	if (!rc && rename(tmp, path))
+	w->f = NULL;
+	if (!rc && rename(w->tmp, w->path))
 		rc = -errno;
 	if (rc)
-		remove(tmp);
+		remove(w->tmp);
 	return rc;
+}
+
+int gen_write_file(const char *path, const char *text, size_t len)
+{
+	struct gen_file w;
+	int rc = gen_file_open(&w, path);
+
+	if (rc)
+		return rc;
+	return gen_file_close(&w, fwrite(text, 1, len, w.f) == len ? 0 : -EIO);
+}
+
+int gen_parse_list(const char *s, int64_t *v, int max)
+{
+	int n = 0;
+
+	while (*s && n < max) {
+		char *end;
+
+		v[n++] = strtoll(s, &end, 10);
+		if (end == s || v[n - 1] < 1)
+			return -1;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return *s ? -1 : n;
 }
 
 const char *gen_fmt(const char *fmt, ...)

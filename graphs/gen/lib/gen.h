@@ -116,8 +116,29 @@ uint64_t gen_tensor_elems(const struct gen_tensor *t);
 
 /* Writes the text form to f. */
 int gen_graph_print(const struct gen_graph *g, FILE *f);
-/* Writes dir/<name>.graph through a temporary file and rename. */
+/* Writes dir/<name>.graph through gen_file below. */
 int gen_graph_write(const struct gen_graph *g, const char *dir);
+
+/* ------------------------------------------------------------- output */
+
+/* A file written whole or not at all: the text goes to PATH.tmp.PID,
+ * which is renamed onto PATH only when everything was written. */
+struct gen_file {
+	FILE *f;
+	char path[4096];
+	char tmp[4200];
+};
+/* Opens w->tmp for writing; 0 or -errno. */
+int gen_file_open(struct gen_file *w, const char *path);
+/* Closes w; with rc 0 (the writer's status) renames it onto the path,
+ * else (or when closing fails) removes it.  Returns rc or -errno. */
+int gen_file_close(struct gen_file *w, int rc);
+/* text[0..len) into path that way. */
+int gen_write_file(const char *path, const char *text, size_t len);
+
+/* A comma-separated list of positive integers into v[0..max): the count,
+ * or -1 on anything else (more than max included). */
+int gen_parse_list(const char *s, int64_t *v, int max);
 
 /* printf into a static rotating buffer (8 slots) for building names. */
 const char *gen_fmt(const char *fmt, ...)
