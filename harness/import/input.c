@@ -134,7 +134,15 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		goto fail;
 	return 0;
 fail:
-	ab_input_free(in);
+	{
+		/* A model that only needs --dim values keeps their names (plain
+		 * data) for the caller; nothing else is held. */
+		struct ab_onnx_info needs = in->onnx;
+
+		ab_input_free(in);
+		if (rc == AB_ONNX_NEEDS_DIMS)
+			in->onnx = needs;
+	}
 	return rc;
 }
 
