@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/strmap.h"
 #include "import/input.h"
@@ -545,6 +546,61 @@ Test(fixtures, cli_exit_codes)
 	cr_expect_eq(tu_run(cmd, &out), 0, "%s", out);
 	cr_expect(strstr(out, "format onnx, 3 operators"), "%s", out);
 	free(out);
+}
+
+/* bench over a folder: a model that only needs --dim values is skipped
+ * (named with its flags on stderr, listed in the .meta, exit 0, the other
+ * model's rows written); --strict makes it exit 2 with nothing written; a
+ * model that needs dims and is malformed stops the run either way. */
+Test(fixtures, bench_skips_models_needing_dims)
+{
+	char dir[PATH_MAX + 32], cmd[8 * PATH_MAX], csv[PATH_MAX + 64], meta[PATH_MAX + 64];
+	char *out = NULL, *text;
+	size_t len;
+
+	snprintf(dir, sizeof(dir), "%s/corpus", fx);
+	snprintf(csv, sizeof(csv), "%s/out.csv", fx);
+	snprintf(meta, sizeof(meta), "%s/out.meta", fx);
+	snprintf(cmd, sizeof(cmd), "mkdir %s && cp %s/chain.onnx %s/symbolic.onnx %s/", dir, fx, fx, dir);
+	cr_assert_eq(tu_run(cmd, NULL), 0);
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench bench %s --planners linear --align 1 --no-timing --quiet --out %s 2>&1",
+		 dir, csv);
+	cr_expect_eq(tu_run(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "skipped ") && strstr(out, "symbolic.onnx: unresolved symbolic dimension 'N'") &&
+		  strstr(out, "add --dim N=VALUE to plan it"), "%s", out);
+	free(out);
+	/* header + chain's one row (one planner, one alignment) */
+	text = tu_slurp(csv, &len);
+	cr_assert(text);
+	cr_expect(strstr(text, "\n3,chain,") && !strstr(text, ",symbolic,"), "%s", text);
+	{
+		size_t lines = 0;
+
+		for (char *c = text; *c; c++)
+			lines += *c == '\n';
+		cr_expect_eq(lines, 2, "%s", text);
+	}
+	free(text);
+	text = tu_slurp(meta, &len);
+	cr_assert(text);
+	cr_expect(strstr(text, "\nskipped_inputs=1\n"), "%s", text);
+	cr_expect(strstr(text, "symbolic.onnx: unresolved symbolic dimension 'N' (first needed by graph input 'x', shape [N,3]); add --dim N=VALUE\n"),
+		  "%s", text);
+	free(text);
+
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s && " AB_BUILD_DIR "/arenabench bench %s --planners linear --no-timing --strict --out %s 2>&1",
+		 csv, meta, dir, csv);
+	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);
+	cr_expect(strstr(out, "'N'") && strstr(out, "nothing written"), "%s", out);
+	free(out);
+	cr_expect(access(csv, F_OK) && access(meta, F_OK), "--strict wrote a CSV");
+
+	snprintf(cmd, sizeof(cmd), "cp %s/symbolic_undefined.onnx %s/ && " AB_BUILD_DIR "/arenabench bench %s --planners linear --no-timing --out %s 2>&1",
+		 fx, dir, dir, csv);
+	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);
+	cr_expect(strstr(out, "input 'nowhere' is not defined") && strstr(out, "nothing written"), "%s", out);
+	free(out);
+	cr_expect(access(csv, F_OK), "a malformed model still wrote a CSV");
 }
 
 /* Every fuzz finding under tests/fuzz/regressions/onnx-* fails cleanly. */
