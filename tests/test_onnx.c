@@ -870,3 +870,81 @@ Test(faithfulness, resnet50_zoo_vs_onnx)
 	ab_input_free(&a);
 	ab_input_free(&b);
 }
+
+/* Element count of the outputs of the operators of one type. */
+static uint64_t type_elems(const struct ab_input *in, const char *type)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < in->graph.n_ops; i++)
+		if (!strcmp(in->graph.ops[i].type, type))
+			for (int k = 0; k < in->graph.ops[i].n_outputs; k++) {
+				const struct ab_tensor *t = &in->graph.tensors[in->graph.ops[i].outputs[k]];
+				uint64_t e = 1;
+
+				cr_assert_geq(t->rank, 0);
+				for (int d = 0; d < t->rank; d++)
+					e *= (uint64_t)t->dims[d];
+				s += e;
+			}
+	return s;
+}
+
+/* DTLN stage 1 (Westhausen and Meyer 2020: two LSTMs of 128 units on a
+ * 257-bin magnitude frame, a dense layer and a sigmoid mask) is in
+ * ../shared/models twice: TFLite Micro's int8 dtln_noise_suppression.tflite
+ * (4 operators; the LSTM states are 4 variables of 128, h int8 and c
+ * int16, updated in place) and breizhn/DTLN's f32 model_1.onnx (36 nodes;
+ * the states come in as input_3 [1,2,128,2] and go out as an output).
+ * Counted in elements (int8 against f32 makes bytes differ 4x anyway):
+ *  - TFLite: input 257, LSTM outputs 2 x 128, FULLY_CONNECTED 257,
+ *    LOGISTIC 257: 1,027.
+ *  - ONNX, paired: inputs 257 + the state 512 (TFLite's variables); LSTM
+ *    768 = Y 2 x 128 (TFLite's LSTM outputs) + Y_h and Y_c 4 x 128 (the
+ *    state TFLite writes in its variables); MatMul 257 = FULLY_CONNECTED;
+ *    Sigmoid 257 = LOGISTIC.
+ *  - ONNX only: the state plumbing, Slice 4 x 128 = 512, Squeeze 4 x 128
+ *    (state) + 4 x 128 (Y_h, Y_c) + 2 x 128 (Y) = 1,280, Unsqueeze 4 x 128
+ *    + 4 x 128 + 2 x 256 = 1,536, Concat 2 x 256 + 512 = 1,024; the
+ *    time-major layout of ONNX's LSTM, Transpose 257 + 3 x 128 = 641; the
+ *    bias Add TFLite fuses into FULLY_CONNECTED, 257.  Together 5,250, and
+ *    with the state (512 in, 512 out of the LSTMs) 6,274 = 7,301 - 1,027.
+ *  Bounds (default lifetimes, align 1): ONNX at step 4, the last Slice
+ *  unpacking the state: input_3 512 + the transposed frame 257 + the four
+ *  slices 512 = 1,281 f32 = 5,124 B.  TFLite at the LOGISTIC: 257 + 257
+ *  int8 with the variables (planned under default, live for the whole
+ *  run) 2 x 128 int8 + 2 x 128 int16: 514 + 256 + 512 = 1,282 B. */
+Test(faithfulness, dtln_stage1_tflite_vs_onnx)
+{
+	struct ab_load_options o = { 0 };
+	struct ab_error err = { { 0 } };
+	struct ab_input a, b;
+	const char *tfl = AB_SHARED_DIR "/models/tflm/dtln_noise_suppression.tflite";
+
+	if (!tu_dir_exists(ONNX_DIR) || access(tfl, R_OK))
+		cr_skip_test("%s or %s absent", ONNX_DIR, tfl);
+	ab_input_set_onnx_loader(ab_onnx_load);
+	cr_assert_eq(ab_input_load(tfl, &o, &a, &err), 0, "%s", err.msg);
+	cr_assert_eq(ab_input_load(ONNX_DIR "/dtln_model_1.onnx", &o, &b, &err), 0, "%s", err.msg);
+	cr_expect_eq(type_elems(&a, "UNIDIRECTIONAL_SEQUENCE_LSTM"), 256);
+	cr_expect_eq(type_elems(&a, "FULLY_CONNECTED") + type_elems(&a, "LOGISTIC"), 514);
+	cr_expect_eq(type_elems(&b, "LSTM"), 256 + 512);
+	cr_expect_eq(type_elems(&b, "MatMul"), type_elems(&a, "FULLY_CONNECTED"));
+	cr_expect_eq(type_elems(&b, "Sigmoid"), type_elems(&a, "LOGISTIC"));
+	cr_expect_eq(type_elems(&b, "Slice"), 512);
+	cr_expect_eq(type_elems(&b, "Squeeze"), 1280);
+	cr_expect_eq(type_elems(&b, "Unsqueeze"), 1536);
+	cr_expect_eq(type_elems(&b, "Concat"), 1024);
+	cr_expect_eq(type_elems(&b, "Transpose"), 641);
+	cr_expect_eq(type_elems(&b, "Add"), 257);
+	/* the sums: every operator type above, plus the inputs */
+	cr_expect_eq(ab_sum_bytes(&b.problem), (uint64_t)(257 + 512 + 768 + 257 + 257 + 512 + 1280 +
+							  1536 + 1024 + 641 + 257) * 4);
+	cr_expect_eq(ab_sum_bytes(&b.problem), 7301 * 4);
+	/* TFLite: 1,027 int8 activations and the 768 B of variables */
+	cr_expect_eq(ab_sum_bytes(&a.problem), 1027 + 768);
+	cr_expect_eq(ab_lower_bound(&b.problem, NULL), 5124);
+	cr_expect_eq(ab_lower_bound(&a.problem, NULL), 1282);
+	ab_input_free(&a);
+	ab_input_free(&b);
+}
