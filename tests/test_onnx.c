@@ -1,5 +1,5 @@
 /*
- * Tests of the ONNX importer (harness/import/onnx.c, onnx_proto.cc).
+ * Tests of the ONNX importer (harness/import/onnx*.c, onnx_proto.cc).
  *
  *  - fixtures: small models written by tests/onnx/fixtures.py through
  *    Debian's python3-onnx; every size, lifetime and bound below is worked

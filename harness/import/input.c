@@ -122,7 +122,7 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 
 		in->is_onnx = true;
 		rc = onnx_loader ? onnx_loader(path, &oo, &in->graph, &in->onnx, err)
-				 : ab_fail(err, -ENOTSUP, "%s: this program is built without the ONNX importer (link onnx.o, onnx_proto.o and libonnx)",
+				 : ab_fail(err, -ENOTSUP, "%s: this program is built without the ONNX importer (link the onnx*.o objects and libonnx)",
 					   path);
 	} else {
 		rc = ab_fail(err, -EINVAL, "%s: unknown input type (expected a .graph, .csv, .tflite or .onnx file)",

@@ -16,7 +16,7 @@
  * topological order, no Loop/Scan), so --dim values would let it plan
  * (the bench skips such a model unless --strict; docs/onnx.md).
  *
- * Only binaries that link onnx.o and onnx_proto.o (the CLI, the ONNX
+ * Only binaries that link the onnx*.o objects (the CLI, the ONNX
  * tests and fuzz target) read ONNX; ab_input_load reaches the importer
  * through ab_input_set_onnx_loader (import/input.h).
  */

@@ -91,6 +91,20 @@ static bool broadcast(const struct ival *a, const struct ival *b, int *r,
 	return true;
 }
 
+/* The data of a broadcast result of rank r: 1 and *o, *c; 0 when it is
+ * too large to fold; -ENOMEM. */
+static int broadcast_alloc(int r, int64_t *dims, int64_t **o, size_t *c)
+{
+	struct ab_onnx_type t = { AB_ONNX_TENSOR, 0, r, dims, NULL };
+	bool ovf;
+
+	*c = (size_t)onnx_type_count(&t, &ovf);
+	if (ovf || *c > AB_ONNX_MAX_FOLD)
+		return 0;
+	*o = ialloc(*c);
+	return *o ? 1 : -ENOMEM;
+}
+
 static size_t bindex(const struct ival *a, int r, const int64_t *dims, size_t flat)
 {
 	size_t idx = 0, stride = 1;
@@ -530,14 +544,10 @@ int onnx_fold(struct onnx_import *s, int i)
 		struct ival ax_ = { NULL, 0, r1, d1, 0 };
 		if (!broadcast(&ax_, &y, &r2, dims))
 			return 0;
-		bool ovf;
-		struct ab_onnx_type t = { AB_ONNX_TENSOR, 0, r2, dims, NULL };
-		size_t c = (size_t)onnx_type_count(&t, &ovf);
-		if (ovf || c > AB_ONNX_MAX_FOLD)
-			return 0;
-		o = ialloc(c);
-		if (!o)
-			return -ENOMEM;
+		size_t c;
+		int rc = broadcast_alloc(r2, dims, &o, &c);
+		if (rc <= 0)
+			return rc;
 		for (size_t k = 0; k < c; k++)
 			o[k] = a.d[bindex(&a, r2, dims, k)] ? x.d[bindex(&x, r2, dims, k)]
 							  : y.d[bindex(&y, r2, dims, k)];
@@ -545,18 +555,14 @@ int onnx_fold(struct onnx_import *s, int i)
 	}
 	/* binary elementwise */
 	if (n->n_in == 2 && get_ival(s, n, 1, &b)) {
-		int r;
-		bool ovf;
+		int r, rc;
 		int64_t z;
+		size_t c;
 		if (!broadcast(&a, &b, &r, dims) || !binop(op, 0, 1, &z))
 			return 0;
-		struct ab_onnx_type t = { AB_ONNX_TENSOR, 0, r, dims, NULL };
-		size_t c = (size_t)onnx_type_count(&t, &ovf);
-		if (ovf || c > AB_ONNX_MAX_FOLD)
-			return 0;
-		o = ialloc(c);
-		if (!o)
-			return -ENOMEM;
+		rc = broadcast_alloc(r, dims, &o, &c);
+		if (rc <= 0)
+			return rc;
 		for (size_t k = 0; k < c; k++)
 			if (!binop(op, a.d[bindex(&a, r, dims, k)], b.d[bindex(&b, r, dims, k)],
 				   &o[k])) {
