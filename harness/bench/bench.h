@@ -52,7 +52,9 @@ struct ab_rows {
 };
 
 /* Runs the benchmark.  Input errors stop the run (nothing is written by
- * this function); invalid plans are recorded as valid = no and counted. */
+ * this function), except an input that only needs --dim values, which
+ * is skipped (rows->skipped) unless cfg->strict; invalid plans are
+ * recorded as valid = no and counted. */
 int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
 		 struct ab_error *err);
 void ab_rows_free(struct ab_rows *rows);
