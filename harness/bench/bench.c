@@ -77,7 +77,79 @@ void ab_rows_free(struct ab_rows *rows)
 		free(rows->row[i].tier_peaks);
 	}
 	free(rows->row);
+	for (size_t i = 0; i < rows->n_skipped; i++) {
+		free(rows->skipped[i].path);
+		free(rows->skipped[i].why);
+		free(rows->skipped[i].flags);
+	}
+	free(rows->skipped);
 	memset(rows, 0, sizeof(*rows));
+}
+
+/* Appends word to buf as one shell word: as it is when plain, else in
+ * single quotes (a quote inside as '\''). */
+static void append_shell_word(char *buf, size_t len, const char *word)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:/+@%=";
+	size_t n = strlen(buf);
+
+	if (word[0] && strspn(word, plain) == strlen(word)) {
+		snprintf(buf + n, len - n, "%s", word);
+		return;
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	for (; *word && n + 5 < len; word++) {
+		if (*word == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *word;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	buf[n < len ? n : len - 1] = 0;
+}
+
+/* Records an input that needs --dim values (AB_ONNX_NEEDS_DIMS) as
+ * skipped, with the flags that name every missing dimension. */
+static int skip_input(const struct ab_bench_config *cfg, struct ab_rows *rows,
+		      const char *path, const struct ab_onnx_info *needs,
+		      struct ab_error *err)
+{
+	struct ab_skipped_input *s;
+	char names[AB_ONNX_MAX_MISSING_DIMS * 80] = "", flags[AB_ONNX_MAX_MISSING_DIMS * 96] = "";
+	void *grown = realloc(rows->skipped, (rows->n_skipped + 1) * sizeof(*rows->skipped));
+
+	if (!grown)
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	rows->skipped = grown;
+	for (size_t i = 0; i < needs->n_missing_dims; i++) {
+		const char *n = needs->missing_dims[i];
+		char word[sizeof(needs->missing_dims[0]) + 8];
+
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'", i ? ", " : "", n);
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s--dim ", i ? " " : "");
+		snprintf(word, sizeof(word), "%s=VALUE", n);
+		append_shell_word(flags, sizeof(flags), word);
+	}
+	s = &rows->skipped[rows->n_skipped];
+	s->path = strdup(path);
+	s->why = ab_strdupf("unresolved symbolic dimension%s %s (first needed by graph input '%s', shape %s)",
+			    needs->n_missing_dims > 1 ? "s" : "", names,
+			    needs->missing_dims_input, needs->missing_dims_shape);
+	s->flags = strdup(flags);
+	if (!s->path || !s->why || !s->flags) {
+		free(s->path);
+		free(s->why);
+		free(s->flags);
+		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	}
+	rows->n_skipped++;
+	if (cfg->skipped)
+		cfg->skipped(cfg->user, s);
+	return 0;
 }
 
 static int bench_input(const struct ab_bench_config *cfg,
@@ -238,6 +310,12 @@ int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
 			own.n_aligns = cfg->n_tflite_aligns;
 		}
 		rc = ab_input_load(path, &own.load, &in, err);
+		if (rc == AB_ONNX_NEEDS_DIMS && !cfg->strict) {
+			rc = skip_input(cfg, rows, path, &in.onnx, err);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (rc)
 			return rc;
 		rc = bench_input(&own, &in, rows, err);
@@ -369,5 +447,29 @@ int ab_write_meta(FILE *f, const struct ab_timer *timer, int argc,
 	for (int i = 0; i < argc; i++)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
 	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* One line of the sidecar: control bytes of names become '_'. */
+static void put_meta_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < ' ' || *s == 0x7f ? '_' : *s, f);
+}
+
+int ab_write_meta_skipped(FILE *f, const struct ab_rows *rows)
+{
+	fprintf(f, "skipped_inputs=%zu\n", rows->n_skipped);
+	for (size_t i = 0; i < rows->n_skipped; i++) {
+		const struct ab_skipped_input *s = &rows->skipped[i];
+
+		fputs("skipped_input=", f);
+		put_meta_text(f, s->path);
+		fputs(": ", f);
+		put_meta_text(f, s->why);
+		fputs("; add ", f);
+		put_meta_text(f, s->flags);
+		fputc('\n', f);
+	}
 	return ferror(f) ? -EIO : 0;
 }

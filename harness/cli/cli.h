@@ -41,6 +41,7 @@ struct args {
 	uint64_t capacity; /* plan --capacity; 0 = not asked */
 	const char *against, *ratios; /* compare */
 	bool timing, quiet, json, header;
+	bool strict;            /* bench: an input needing --dim is an error */
 	double budget_seconds;  /* scale */
 	char **pos;
 	size_t n_pos;

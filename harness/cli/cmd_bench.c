@@ -43,6 +43,14 @@ static void on_problem(void *user, const char *msg)
 	fprintf(stderr, "arenabench: INVALID PLAN: %s\n", msg);
 }
 
+/* Printed even with --quiet: a skipped input is never silent. */
+static void on_skipped(void *user, const struct ab_skipped_input *s)
+{
+	(void)user;
+	fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
+		s->path, s->why, s->flags);
+}
+
 static char *meta_path(const char *csv)
 {
 	size_t n = strlen(csv);
@@ -186,6 +194,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
 	cfg.progress = on_progress;
 	cfg.problem = on_problem;
+	cfg.skipped = on_skipped;
+	cfg.strict = a->strict;
 	cfg.user = &pr;
 	rc = ab_bench_run(&cfg, &rows, &err);
 	if (rc) {
@@ -205,6 +215,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	}
 	ab_rows_write_csv(csv.f, &rows);
 	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
+	ab_write_meta_skipped(meta.f, &rows);
 	/* the CSV and its .meta are replaced together or not at all */
 	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
@@ -214,6 +225,13 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		print_summary(&rows, planners, n_planners);
 		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
 			rows.n, a->out, rows.invalid);
+	}
+	if (rows.n_skipped) {
+		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped (symbolic dimensions without --dim; listed in %s):",
+			rows.n_skipped, n_files, mpath);
+		for (size_t i = 0; i < rows.n_skipped; i++)
+			fprintf(stderr, " %s", rows.skipped[i].path);
+		fputc('\n', stderr);
 	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:

@@ -23,7 +23,7 @@ enum {
 	O_SUBGRAPH, O_DIM, O_SEED, O_BUDGET, O_PHASES, O_SAFETY, O_REORDER,
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
-	O_NO_TIMING, O_QUIET, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
+	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -97,6 +97,8 @@ static const struct option_doc table[] = {
 	  "skip Google Benchmark (timing columns empty)" },
 	{ { "quiet", no_argument, NULL, O_QUIET }, CMD_BENCH | CMD_SUITE, NULL,
 	  "no progress on stderr" },
+	{ { "strict", no_argument, NULL, O_STRICT }, CMD_BENCH, NULL,
+	  "an .onnx input needing --dim values stops the run (default: skipped, named with its flags)" },
 	{ { "header", no_argument, NULL, O_HEADER }, CMD_SCALE, NULL,
 	  "print the CSV header line first" },
 	{ { "budget-seconds", required_argument, NULL, O_BUDGET_SECONDS }, CMD_SCALE, "S",
@@ -538,6 +540,9 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		return 0;
 	case O_QUIET:
 		a->quiet = true;
+		return 0;
+	case O_STRICT:
+		a->strict = true;
 		return 0;
 	case O_HEADER:
 		a->header = true;

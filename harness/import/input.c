@@ -206,7 +206,7 @@ static int onnx_file(const char *path, const struct ab_load_options *o,
 
 	in->is_onnx = true;
 	return onnx_loader ? onnx_loader(path, &oo, &in->graph, &in->onnx, err)
-			   : ab_fail(err, -ENOTSUP, "%s: this program is built without the ONNX importer (link onnx.o, onnx_proto.o and libonnx)",
+			   : ab_fail(err, -ENOTSUP, "%s: this program is built without the ONNX importer (link the onnx*.o objects and libonnx)",
 				     path);
 }
 
@@ -283,8 +283,15 @@ static int load(const char *path, bool from_bytes, const uint8_t *data,
 		finish_csv(in);
 	else if (!rc)
 		rc = finish_graph(path, o, in, err);
-	if (rc)
+	if (rc) {
+		/* A model that only needs --dim values keeps their names (plain
+		 * data) for the caller; nothing else is held. */
+		struct ab_onnx_info needs = in->onnx;
+
 		ab_input_free(in);
+		if (rc == AB_ONNX_NEEDS_DIMS)
+			in->onnx = needs;
+	}
 	return rc;
 }
 

@@ -44,6 +44,11 @@ struct ab_input {
 	int64_t fixed_split_offset[2];
 };
 
+/* 0, or a negative errno with err naming the file; on failure in holds
+ * nothing, except that a model whose only problem is symbolic dimensions
+ * no --dim names (AB_ONNX_NEEDS_DIMS) keeps their names in in->onnx
+ * (n_missing_dims, missing_dims, missing_dims_input, missing_dims_shape):
+ * the bench skips such an input, naming the --dim flags it needs. */
 int ab_input_load(const char *path, const struct ab_load_options *o,
 		  struct ab_input *in, struct ab_error *err);
 /* The same from bytes in memory; path names the kind (by its extension)

@@ -2,7 +2,7 @@
  * An ONNX model as plain C data, and ONNX's own shape inference over it.
  * harness/import/onnx_proto.cc (the only C++ file of the importer) reads
  * the protobuf through Debian's libonnx and fills these structs; the
- * importer proper (onnx.c, C) folds constants and builds the graph.
+ * importer proper (onnx*.c, C) folds constants and builds the graph.
  *
  * Contract: abx_onnx_* return 0 or a negative errno and fill err with
  * "PATH: what was found (what was expected)"; they never throw.

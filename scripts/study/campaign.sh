@@ -87,7 +87,7 @@ merge() {
 	[ -f "$conf" ] && [ -f "$plan" ] || die "$run: not a campaign run (no conf or plan)"
 	dir=$(get "$conf" dir) out=$(get "$conf" out)
 	shards=$dir/shards
-	bad=0 n=0 header= invalid=0
+	bad=0 n=0 header= schema= invalid=0
 	: > "$run/hosts"
 	while IFS='	' read -r key input; do
 		n=$((n + 1))
@@ -98,9 +98,10 @@ merge() {
 			continue
 		fi
 		h=$(head -n 1 "$shards/$key.csv")
+		# (a shard of an input the bench skipped has a header and no rows)
+		[ -n "$schema" ] || schema=$(awk -F, 'NR == 2 { print $1 }' "$shards/$key.csv")
 		if [ -z "$header" ]; then
 			header=$h first=$shards/$key.meta
-			schema=$(awk -F, 'NR == 2 { print $1 }' "$shards/$key.csv")
 		elif [ "$h" != "$header" ]; then
 			echo "$me: shard $shards/$key.csv ($input): its header differs from the first shard's" >&2
 			bad=$((bad + 1))
@@ -118,6 +119,8 @@ merge() {
 	[ "$bad" = 0 ] || die "$bad of $n shards missing or bad; $out is unchanged (run the campaign again to redo them)"
 	[ "$n" -gt 0 ] || die "$run: no shards in the plan"
 
+	skipped=$(while IFS='	' read -r key input; do grep -c '^skipped_input=' "$shards/$key.meta" || true; done < "$plan" |
+		awk '{ s += $1 } END { print s + 0 }')
 	odir=$(dirname "$out")
 	mkdir -p "$odir"
 	meta=${out%.csv}.meta
@@ -130,7 +133,7 @@ merge() {
 		while IFS='	' read -r key input; do tail -n +2 "$shards/$key.csv"; done < "$plan"
 	} > "$tcsv"
 	{
-		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=' "$first"
+		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^skipped_input' "$first"
 		echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		# one model when all hosts agree, else every one (keep a planner's timings on one model)
 		echo "cpu_model=$(cut -f2 "$run/hosts" | sort -u | paste -sd '|' -)"
@@ -144,12 +147,16 @@ merge() {
 		echo "hosts=$(cut -f1 "$run/hosts" | sort | uniq -c | awk '{ printf "%s%s:%d", (NR > 1 ? "," : ""), $2, $1 }')"
 		echo "parallel_jobs=$(get "$conf" jobs)"
 		echo "pinning=taskset, one shard per CPU of its host (a flock per CPU)"
+		# inputs the bench skipped (symbolic dimensions without --dim), in corpus order
+		echo "skipped_inputs=$skipped"
+		while IFS='	' read -r key input; do grep '^skipped_input=' "$shards/$key.meta" || true; done < "$plan"
 	} > "$tmeta"
 	mv "$tcsv" "$out"
 	mv "$tmeta" "$meta"
 	trap - EXIT
 	rows=$(($(wc -l < "$out") - 1))
 	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
+	[ "$skipped" = 0 ] || say "$skipped inputs skipped (symbolic dimensions without --dim; listed with the flags they need in $meta)"
 	[ "$invalid" = 0 ] || { say "$invalid shards hold invalid plans (rows kept, valid=no)"; return 1; }
 	return 0
 }

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the ONNX importer (onnx_proto.cc's protobuf reading,
- * inference and error paths, onnx.c's folder and graph building) must turn
+ * inference and error paths, onnx*.c's dims, folder and graph building) must turn
  * any byte string into a graph that checks or a clean error naming the
  * file, never a crash, a leak or an out-of-bounds access.
  * Built and run by scripts/fuzz.sh (target onnx).
@@ -28,6 +28,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc) {
 		if (rc > 0 || !err.msg[0] || !strstr(err.msg, "fuzz.onnx"))
 			abort();
+		/* needing --dim: every missing name listed, non-empty, once */
+		if (rc == AB_ONNX_NEEDS_DIMS) {
+			if (!info.n_missing_dims || info.n_missing_dims > AB_ONNX_MAX_MISSING_DIMS)
+				abort();
+			for (size_t i = 0; i < info.n_missing_dims; i++) {
+				if (!info.missing_dims[i][0] ||
+				    !memchr(info.missing_dims[i], 0, sizeof(info.missing_dims[i])))
+					abort();
+				for (size_t j = 0; j < i; j++)
+					if (!strcmp(info.missing_dims[i], info.missing_dims[j]))
+						abort();
+			}
+		}
 		return 0;
 	}
 	/* What imports has passed the graph check: it must make a problem. */

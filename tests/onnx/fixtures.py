@@ -61,3 +61,16 @@ body = helper.make_graph([helper.make_node('Identity', ['c'], ['c2'], name='body
 save('loop', [helper.make_node('Loop', ['', 'cond'], [], name='the_loop', body=body),
               helper.make_node('Relu', ['x'], ['y'], name='relu')],
      [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])])
+# symbolic dimensions, several inputs: x['D.10','D.1'] and z['D.1', K]; the
+# missing names are D.10, D.1, K (once each, in order of first use)
+save('symbolic_many', [helper.make_node('Relu', ['x'], ['rx'], name='relu_x'),
+                       helper.make_node('Relu', ['z'], ['rz'], name='relu_z')],
+     [vi('x', T.FLOAT, ['D.10', 'D.1']), vi('z', T.FLOAT, ['D.1', 'K'])],
+     [vi('rx', T.FLOAT, None), vi('rz', T.FLOAT, None)])
+# symbolic and malformed: a node reads 'nowhere' (no value has that name)
+save('symbolic_undefined', [helper.make_node('Add', ['x', 'nowhere'], ['y'], name='add')],
+     [vi('x', T.FLOAT, ['N', 3])], [vi('y', T.FLOAT, None)])
+# symbolic and out of order: 'b' is read by the first node, written by the second
+save('symbolic_order', [helper.make_node('Relu', ['b'], ['y'], name='first'),
+                        helper.make_node('Neg', ['x'], ['b'], name='second')],
+     [vi('x', T.FLOAT, ['N', 3])], [vi('y', T.FLOAT, None)])
