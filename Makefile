@@ -221,6 +221,8 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/test-extension.sh
 	@sh scripts/test-check-deps.sh
 	@sh scripts/check-deps.sh
+	@sh scripts/deps.sh plots
+	@sh plots/plots-selftest.sh
 	@sh scripts/deps.sh campaign
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 

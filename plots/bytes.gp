@@ -2,8 +2,9 @@
 # stacked bar per planner at one alignment (align_bytes):
 #   lower bound | fragmentation = peak_align1 - lower bound (planner colour)
 #   | padding = peak - peak_align1 (signed: a negative padding, where the
-#   aligned plan came out smaller, is drawn hatched below the
-#   fragmentation top, from the aligned peak up to the align-1 peak).
+#   aligned plan came out smaller, is drawn as a translucent green band
+#   below the fragmentation top, from the aligned peak up to the align-1
+#   peak).  The legend lists only the padding kinds the panels show.
 # A bar far taller than the others (usually linear) is cut off and labelled.
 # Input: $datadir/bytes.csv and results.gp (plots/plotdata.awk).
 
@@ -31,24 +32,33 @@ sel(i, j) = column("panel") == i && column("pidx") == j
 cut(y) = column("clipped") > 0 && y > column("clipped") ? column("clipped") : y
 u = 1.0
 
-# Title top left, legend top right (a centred multiplot title would collide).
-set label 998 sprintf("Where the bytes go, align %d: lower bound, fragmentation (planner colour), padding", align_bytes) \
+# Which padding kinds the panels show: only those get a legend entry.
+stats f using (column("pad") > 0 ? 1 : 0) nooutput
+has_pos = STATS_max > 0
+stats f using (column("pad") < 0 ? 1 : 0) nooutput
+has_neg = STATS_max > 0
+
+# Title on the first line, legend on the second, panels below: nothing
+# overlaps, whatever the number of panels.
+set label 998 sprintf("Where the bytes go, align %d: the lower bound (grey), the fragmentation above it (in the planner's colour) and the padding", align_bytes) \
 	at screen 0.01, screen 0.975 left noenhanced font (is_pdf ? ",10" : ",13")
 set multiplot
 eval set_caption("")
 set style fill solid 1.0 border lc rgb "#333333"
 set xrange [0.4 : np + 0.6]
-set xtics 1 rotate by 35 right scale 0 noenhanced font f_small
+# Narrow panels in the paper: names upright, so that they do not collide.
+narrow = is_pdf && ncols >= 3
+if (narrow) { set xtics 1 rotate by 90 right scale 0 noenhanced font f_small } else { set xtics 1 rotate by 35 right scale 0 noenhanced font f_small }
 set for [j = 1 : np] xtics add (word(planners, j) j)
 set grid ytics
 set yrange [0:*]
 set ytics nomirror
 set format y "%g"
 set tmargin 3.5
-set bmargin 6.5
+set bmargin (narrow ? 9 : 6.5)
 
 bw = 0.36   # half bar width
-top_frac = n_panels > 3 ? 0.95 : 0.90   # panels below the title and legend
+top_frac = n_panels > 3 ? 0.93 : 0.86   # panels below the title and legend
 do for [i = 1 : n_panels] {
 	g = word(panel_graphs, i)
 	top = word(panel_ytop, i) + 0
@@ -59,25 +69,25 @@ do for [i = 1 : n_panels] {
 	set ylabel unit_name(top)
 	set yrange [0 : top / u]
 	if (i == 1) {
-		set key at screen 0.99, screen 0.985 horizontal right top samplen 1.5 spacing 1 font f_key noenhanced
+		set key at screen 0.01, screen (n_panels > 3 ? 0.955 : 0.92) left top horizontal maxrows 1 Left reverse \
+			samplen 1.5 spacing 1 width 2 font f_key noenhanced
 	} else {
 		unset key
 	}
 	plot NaN with boxes fc rgb c_lb title "lower bound", \
-	     NaN with boxes fc rgb "#E69F00" title "fragmentation (planner colour)", \
-	     NaN with boxes fc rgb c_pad fs pattern 4 title "padding > 0", \
-	     NaN with boxes fc rgb c_neg fs pattern 5 title "padding < 0 (saved)", \
-	     f using (sel(i, 0) ? 0 : NaN):(0) notitle, \
+	     NaN with boxes fc rgb c_pad title (has_pos ? "padding > 0" : ""), \
+	     NaN with boxes fc rgb c_neg fs transparent solid 0.5 title (has_neg ? "padding < 0 (saved)" : ""), \
+	     NaN with lines lc rgb "#000000" lw 1.5 title "peak", \
 	     for [j = 1 : np] f using (sel(i, j) ? j : NaN):(0):(j - bw):(j + bw):(0):(cut(column("lb")) / u) \
 		with boxxyerror fc rgb c_lb notitle, \
 	     for [j = 1 : np] f using (sel(i, j) ? j : NaN):(0):(j - bw):(j + bw):(cut(column("lb")) / u):(cut(column("frag_top")) / u) \
 		with boxxyerror fc rgb pcolor(word(planners, j)) notitle, \
 	     f using (column("panel") == i && column("pad") > 0 ? column("pidx") : NaN):(0):(column("pidx") - bw):(column("pidx") + bw) \
 		:(cut(column("frag_top")) / u):(cut(column("peak")) / u) \
-		with boxxyerror fc rgb c_pad fs pattern 4 border lc rgb c_pad notitle, \
+		with boxxyerror fc rgb c_pad fs solid 1.0 border lc rgb c_pad notitle, \
 	     f using (column("panel") == i && column("pad") < 0 ? column("pidx") : NaN):(0):(column("pidx") - bw):(column("pidx") + bw) \
 		:(cut(column("peak")) / u):(cut(column("frag_top")) / u) \
-		with boxxyerror fc rgb c_neg fs pattern 5 border lc rgb c_neg notitle, \
+		with boxxyerror fc rgb c_neg fs transparent solid 0.5 border lc rgb c_neg notitle, \
 	     f using (column("panel") == i ? column("pidx") : NaN):(cut(column("peak")) / u):(bw):(0) \
 		with xerrorbars pt -1 lc rgb "#000000" lw 1.5 notitle, \
 	     f using (column("panel") == i && column("clipped") > 0 ? column("pidx") + bw : NaN):(column("clipped") / u) \

@@ -1,7 +1,8 @@
 # plots/layout.gp -- Question 5: what does one plan look like?  One rectangle
 # per buffer (steps across, addresses up; a buffer live over the half-open
 # steps [lower, upper) at [offset, offset + size)), the live-bytes curve, the
-# lower bound and the plan's peak.
+# lower bound and the plan's peak (one line, named for both, when the plan
+# reaches the bound).
 #
 #   gnuplot -e "plan='plan.csv'; live='live.csv'; out='x.svg'; title='...'" plots/layout.gp
 #
@@ -51,7 +52,9 @@ set grid xtics ytics front lc rgb "#e0e0e0"
 set format y "%g"
 if (xmax <= 40) { set xtics 1 } else { set xtics autofreq }
 set bmargin 5
-# Buffer ids on an opaque patch, so that the live-bytes curve cannot hide them.
+# Buffer ids on an opaque patch, so that the live-bytes curve cannot hide
+# them; a buffer too small for its id gets no label at all (an empty boxed
+# label would still paint a white speck).
 set style textbox opaque noborder margins 0.5, 0.5
 
 # 12 light fills; a buffer's fill comes from its id (or arena).
@@ -60,6 +63,13 @@ fill(k) = int(word(fills, 1 + int(k) % 12))
 edge = exists("planner") ? pcolor(planner) : "#333333"
 key_of(dummy) = by_arena ? column("arena") : column("id")
 labels_on = nbuf <= 60
+labelled(dummy) = labels_on && column("size") > ymax * 0.03
+# The peak line: named for the lower bound too when the plan reaches it.
+at_bound = lbound == peak
+peak_lw = at_bound ? 2 : 1.5
+peak_dt = at_bound ? 1 : 4
+peak_lc = at_bound ? "#d62728" : edge
+peak_title = at_bound ? sprintf("peak = lower bound = %s", human(peak)) : sprintf("peak %s", human(peak))
 
 plot plan using ((column("lower") + column("upper")) / 2.0):((column("offset") + column("size") / 2.0) / u) \
 	:(column("lower")):(column("upper")):(column("offset") / u):((column("offset") + column("size")) / u) \
@@ -69,8 +79,8 @@ plot plan using ((column("lower") + column("upper")) / 2.0):((column("offset") +
 	with steps lw 2 lc rgb "#222222" title (have_live ? "live bytes" : ""), \
      (have_live ? live : plan) using (have_live ? column("step") : NaN):(have_live ? column("live_bytes") / u : NaN):(1):(0) \
 	with vectors nohead lw 2 lc rgb "#222222" notitle, \
-     (lbound >= 0 ? lbound / u : NaN) with lines lw 2 dt 2 lc rgb "#d62728" \
-	title (lbound >= 0 ? sprintf("lower bound %s", human(lbound)) : ""), \
-     peak / u with lines lw 1.5 dt 4 lc rgb edge title sprintf("peak %s", human(peak)), \
-     plan using ((column("lower") + column("upper")) / 2.0):((column("offset") + column("size") / 2.0) / u) \
-	:(labels_on && column("size") > ymax * 0.03 ? strcol("id") : "") with labels boxed font f_small notitle
+     (lbound >= 0 && lbound != peak ? lbound / u : NaN) with lines lw 2 dt 2 lc rgb "#d62728" \
+	title (lbound >= 0 && lbound != peak ? sprintf("lower bound %s", human(lbound)) : ""), \
+     peak / u with lines lw peak_lw dt peak_dt lc rgb peak_lc title peak_title, \
+     plan using (labelled(0) ? (column("lower") + column("upper")) / 2.0 : NaN) \
+	:((column("offset") + column("size") / 2.0) / u):(strcol("id")) with labels boxed font f_small notitle

@@ -319,7 +319,7 @@ function join(arr, n,    s, i) {
 }
 
 # 6. padding against alignment on one family (zoo by default).
-function sweep_end(    np, ord, j, p, out, fam, a, al, na, i, g, k, sum, cnt, ngf) {
+function sweep_end(    np, ord, j, p, out, fam, a, al, na, i, g, k, sum, cnt, ngf, sum1, worst, wg, r) {
 	np = order_planners(pseen, ord)
 	fam = (family != "") ? family : "zoo"
 	ngf = 0
@@ -335,16 +335,20 @@ function sweep_end(    np, ord, j, p, out, fam, a, al, na, i, g, k, sum, cnt, ng
 	for (j = 1; j <= np; j++) {
 		p = ord[j]
 		out = dir "/sweep_" p ".csv"
-		print "align,padding_bytes,graphs" > out
+		# peak_align1_bytes: the same graphs' align-1 peaks summed;
+		# worst_pct: the largest padding / align-1 peak of one graph, in %.
+		print "align,padding_bytes,graphs,peak_align1_bytes,worst_pct,worst_graph" > out
 		for (i = 1; i <= na; i++) {
-			sum = 0; cnt = 0
+			sum = 0; cnt = 0; sum1 = 0; worst = ""; wg = ""
 			for (g = 1; g <= ng; g++) {
 				if (fam != "" && gfam[g] != fam) continue
 				k = gname[g] SUBSEP p SUBSEP al[i]
 				if (!(k in pad)) continue
-				sum += pad[k]; cnt++
+				sum += pad[k]; cnt++; sum1 += peak1[k]
+				r = peak1[k] > 0 ? 100 * pad[k] / peak1[k] : 0
+				if (worst == "" || r > worst) { worst = r; wg = gname[g] }
 			}
-			if (cnt) print al[i] "," sum "," cnt >> out
+			if (cnt) printf "%s,%s,%d,%.0f,%.6g,%s\n", al[i], sum, cnt, sum1, worst, wg >> out
 		}
 		close(out)
 	}
@@ -380,16 +384,43 @@ function scaling_end(    np, ord, j, p, out, d, slope, icpt, b, s) {
 	close(out)
 }
 
-function hyperfine_end(    out, i, np, ord) {
+# hyperfine.csv: one row per measurement; row = the figure's row (a
+# planner, in legend order, then each command that names no planner);
+# input = which input of the planner rows (its marker), 0 for none.
+# hyperfine_rows.csv labels the rows; hf_input_<k> names the inputs.
+function hyperfine_end(    out, i, np, ord, j, rowof, nrow, rlab, ni, iname, iidx, f, c, hp) {
 	np = order_planners(pseen, ord)
+	nrow = 0
+	for (j = 1; j <= np; j++) { rowof[ord[j]] = ++nrow; rlab[nrow] = ord[j] }
+	ni = 0
+	for (i = 1; i <= nh; i++) {
+		split(hrow[i], f, ",")
+		c = f[2]; hp = f[3]
+		if (hp != "") {
+			if (!(c in iidx)) { iidx[c] = ++ni; iname[ni] = c }
+		} else if (!(("cmd" SUBSEP c) in rowof)) {
+			rowof["cmd" SUBSEP c] = ++nrow; rlab[nrow] = c
+		}
+	}
 	out = dir "/hyperfine.csv"
-	print "idx,command,planner,mean,stddev,min,max" > out
-	for (i = 1; i <= nh; i++) print hrow[i] >> out
+	print "idx,command,planner,mean,stddev,min,max,row,input" > out
+	for (i = 1; i <= nh; i++) {
+		split(hrow[i], f, ",")
+		c = f[2]; hp = f[3]
+		print hrow[i] "," (hp != "" ? rowof[hp] : rowof["cmd" SUBSEP c]) "," (hp != "" ? iidx[c] : 0) >> out
+	}
+	close(out)
+	out = dir "/hyperfine_rows.csv"
+	print "row,label" > out
+	for (i = 1; i <= nrow; i++) print i "," rlab[i] >> out
 	close(out)
 	out = dir "/hyperfine.gp"
 	print "hf_n = " nh > out
 	print "hf_min = " hmin >> out
 	print "hf_max = " hmax >> out
 	print "hf_planners = " gq(join(ord, np)) >> out
+	print "hf_rows = " nrow >> out
+	print "hf_inputs = " ni >> out
+	for (i = 1; i <= ni; i++) print "hf_input_" i " = " gq(iname[i]) >> out
 	close(out)
 }

@@ -51,6 +51,27 @@ expect "missing scaling.csv is skipped" 0 "skipping plots/scaling.gp"
 [ -f "$tmp/out/overhead.png" ] && [ -f "$tmp/out/cdf.png" ] && [ -f "$tmp/out/bytes.png" ] ||
 	{ echo "FAIL figures not written" >&2; fails=$((fails + 1)); }
 
+# The alignment sweep's table, from results.csv's aligns 1 and 64 on the
+# zoo family (z1, z2), worked by hand:
+#   linear 64: padding 41024 - 40960 = 64 per graph, 128 summed; align-1
+#   peaks 2 x 40960 = 81920; worst share 100 * 64 / 40960 = 0.15625 %, z1
+#   first of two equal; brand_new_planner 64: 100 * 128 / 28672 = 0.446429 %;
+#   size_first_fit 64: 24512 - 24576 = -64 on an align-1 peak of 24576,
+#   worst 100 * -64 / 24576 = -0.260417 %.
+want_line() {	# FILE LINE NAME
+	if grep -qxF -- "$2" "$1" 2>/dev/null; then
+		echo "ok   $3"
+	else
+		echo "FAIL $3: no line '$2' in $1:" >&2
+		sed 's/^/    /' "$1" >&2 2>/dev/null
+		fails=$((fails + 1))
+	fi
+}
+want_line "$tmp/out/data/sweep_linear.csv" "64,128,2,81920,0.15625,z1" "sweep: linear's padding share"
+want_line "$tmp/out/data/sweep_brand_new_planner.csv" "64,256,2,57344,0.446429,z1" "sweep: a new planner's padding share"
+want_line "$tmp/out/data/sweep_size_first_fit.csv" "64,-128,2,49152,-0.260417,z1" "sweep: negative padding"
+want_line "$tmp/out/data/sweep_linear.csv" "1,0,2,81920,0,z1" "sweep: no padding at align 1"
+
 good | awk 'NR == 3 { sub(/,[^,]*$/, "") } 1' > "$tmp/r/results.csv"
 expect "wrong field count" 1 "results.csv:3: expected 30 fields"
 
@@ -68,6 +89,22 @@ expect "scaling.csv draws" 0 "drew:.* scaling"
 
 printf 'command,mean,stddev,median,user,system,min,max\n"a, b",1.5,0.1,1.4,1,0.1,1.2,1.9\n' > "$tmp/r/hyperfine.csv"
 expect "hyperfine.csv with a quoted comma" 0 "drew:.* hyperfine"
+# A command that names no planner: a row of its own (1), no input (0).
+want_line "$tmp/out/data/hyperfine.csv" "1,a; b,,1.5,0.1,1.2,1.9,1,0" "hyperfine: a plain command's row"
+want_line "$tmp/out/data/hyperfine_rows.csv" "1,a; b" "hyperfine: a plain command's row label"
+# bench-cli rows: one row per planner in style.gp's order (linear before
+# size_first_fit though listed after it), one input per file, in order met.
+{
+	echo "kind,input,buffers,planner,command,warmup,runs,mean_s,stddev_s,min_s,max_s"
+	echo "graph,graphs/zoo/y.graph,20,size_first_fit,c1,1,5,0.2,0.01,0.19,0.21"
+	echo "graph,graphs/zoo/y.graph,20,linear,c2,1,5,0.3,0.01,0.29,0.31"
+	echo "graph,graphs/zoo/x.graph,10,linear,c3,1,5,0.1,0.01,0.09,0.11"
+} > "$tmp/r/hyperfine.csv"
+expect "hyperfine.csv of bench-cli" 0 "drew:.* hyperfine"
+want_line "$tmp/out/data/hyperfine_rows.csv" "1,linear" "hyperfine: linear's row first"
+want_line "$tmp/out/data/hyperfine_rows.csv" "2,size_first_fit" "hyperfine: size_first_fit's row second"
+want_line "$tmp/out/data/hyperfine.csv" "1,graph: y (20 buffers),size_first_fit,0.2,0.01,0.19,0.21,2,1" "hyperfine: row and input of the first line"
+want_line "$tmp/out/data/hyperfine.csv" "3,graph: x (10 buffers),linear,0.1,0.01,0.09,0.11,1,2" "hyperfine: a second input"
 printf 'command,mean,stddev,median,user,system,min,max\nx,fast,0.1,1.4,1,0.1,1.2,1.9\n' > "$tmp/r/hyperfine.csv"
 expect "bad hyperfine.csv" 1 "hyperfine.csv:2: column 'mean'"
 rm -f "$tmp/r/hyperfine.csv" "$tmp/r/scaling.csv"

@@ -202,7 +202,7 @@ draw sweep "$sweep_meta sweep_src='$sweep_src'"
 
 # 7. whole-command times (optional).
 if [ -n "$hyperfine_csv" ]; then
-	awk -F, -v mode=hyperfine -v dir="$data" -f scripts/lib/common.awk -f plots/plotdata.awk "$data/hyperfine.in"
+	awk -F, -v mode=hyperfine -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$data/hyperfine.in"
 	draw hyperfine "meta_name='meta_hyperfine'"
 else
 	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"

@@ -143,6 +143,7 @@ END {
 
 	corpus_table()
 	overhead_table()
+	findings()
 	family_table()
 	chain_example()
 	claims()
@@ -189,6 +190,7 @@ function overhead_table(    out, j, p, i, g, r, n, atlb, sl, arr, tarr, nt, wors
 			if (k in ns) tarr[++nt] = ns[k]
 		}
 		geo[p] = n ? exp(sl / n) : ""
+		ngr[p] = n; atbound[p] = atlb; worstr[p] = worst; worstg[p] = wg
 		if (n == 0) continue
 		printf "%s & %s & %d & %d & %s & %s & %s (%s) & %s \\\\\n", tt(p), cost[p], n, atlb, \
 			r2(geo[p]), r2(median(arr, n)), r2(worst), tt(wg), (nt ? nsfmt(median(tarr, nt)) : "--") >> out
@@ -196,11 +198,45 @@ function overhead_table(    out, j, p, i, g, r, n, atlb, sl, arr, tarr, nt, wors
 	close(out)
 }
 
+# The abstract's and conclusion's findings, as sentences that hold for any
+# results file: the best single fast reuse-aware planner, best_of and
+# linear, each only when present.  Macros: FindingsSentence, BestFastPlanner,
+# BestFastGeo, BestFastAtBound, BestFastWorst.
+function findings(    j, p, best, s, n) {
+	best = ""
+	for (j = 1; j <= np; j++) {
+		p = ord[j]
+		if (cost[p] != "fast" || p == "linear" || p == "best_of" || geo[p] == "") continue
+		if (best == "" || geo[p] < geo[best]) best = p
+	}
+	s = ""
+	if (best != "") {
+		n = ngr[best]
+		s = sprintf("Over the %s, the best single fast reuse-aware planner, %s, needs %s$\\times$ the lower bound (geometric mean) and reaches the bound on %d of them; its worst graph needs %s$\\times$.", \
+			graphs(n), tt(best), r2(geo[best]), atbound[best], r2(worstr[best]))
+		macro("BestFastPlanner", tt(best))
+		macro("BestFastGeo", r2(geo[best]))
+		macro("BestFastAtBound", atbound[best])
+		macro("BestFastWorst", r2(worstr[best]))
+	} else {
+		macro("BestFastPlanner", "none")
+		macro("BestFastGeo", "--")
+		macro("BestFastAtBound", 0)
+		macro("BestFastWorst", "--")
+	}
+	if (geo["best_of"] != "")
+		s = s sprintf(" Keeping the smallest of the fast planners' plans (%s) gives %s$\\times$, %d graphs at the bound and %s$\\times$ at worst.", \
+			tt("best_of"), r2(geo["best_of"]), atbound["best_of"], r2(worstr["best_of"]))
+	if (geo["linear"] != "")
+		s = s sprintf(" Without reuse (%s) an arena needs %s$\\times$ the bound.", tt("linear"), r2(geo["linear"]))
+	macro("FindingsSentence", s)
+}
+
 function family_table(    out, j, p, f, i, g, r, n, sl, s) {
 	out = dir "/tab-family.tex"
 	printf "" > out
 	s = "planner"
-	for (f = 1; f <= nf; f++) s = s " & \\multicolumn{1}{c}{\\rotatebox{60}{" tt(fname[f]) "}}"
+	for (f = 1; f <= nf; f++) s = s " & \\famhead{" tt(fname[f]) "}"
 	print s " \\\\" > dir "/tab-family-head.tex"
 	close(dir "/tab-family-head.tex")
 	macro("FamilyCols", "l" substr("rrrrrrrrrrrrrrrrrrrr", 1, nf))

@@ -151,7 +151,7 @@ if [ -f "$lay" ]; then
 					if (i <= 6)
 						printf "\\caption{Plan layouts of \\texttt{%s} at align %s, one per planner: a rectangle per buffer " \
 							"(steps across, addresses up), the live bytes (black), the lower bound (red, dashed) and the " \
-							"planner'"'"'s peak (dash-dotted).}\\label{fig:layout}\n", q, a
+							"planner'"'"'s peak (dash-dotted), drawn as one red line when the plan reaches the bound.}\\label{fig:layout}\n", q, a
 					else
 						printf "\\caption{Plan layouts of \\texttt{%s} (continued).}\n", q
 					print "\\end{figure}"

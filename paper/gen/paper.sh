@@ -1,7 +1,8 @@
 #!/bin/sh
 # paper/gen/paper.sh: builds paper/paper.pdf (`make paper`): redraws the
 # figures (plots/plots.sh), regenerates paper/generated/ from the results
-# CSVs (paper/gen/paper-numbers.sh), then runs pdflatex twice.
+# CSVs (paper/gen/paper-numbers.sh), then runs pdflatex, bibtex
+# (paper/paper.bib) and pdflatex twice more.
 set -eu
 cd "$(dirname "$0")/../.."
 
@@ -24,13 +25,27 @@ fi
 sh paper/gen/paper-numbers.sh
 
 cd paper
-for pass in 1 2; do
+# pdflatex, bibtex (paper.bib), then pdflatex twice for the citations and
+# cross-references.
+latex_pass() {
 	if ! pdflatex -interaction=nonstopmode -halt-on-error -file-line-error paper.tex >paper.build.log 2>&1; then
-		echo "paper: pdflatex failed (pass $pass); the first errors from paper/paper.build.log:" >&2
+		echo "paper: pdflatex failed (pass $1); the first errors from paper/paper.build.log:" >&2
 		grep -E '^[^ ]+:[0-9]+:|^!' paper.build.log | head -n 20 >&2
 		exit 1
 	fi
-done
+}
+latex_pass 1
+if ! bibtex paper >paper.bibtex.log 2>&1; then
+	echo "paper: bibtex failed; from paper/paper.bibtex.log:" >&2
+	grep -E 'error|Warning|^I' paper.bibtex.log | head -n 20 >&2
+	exit 1
+fi
+if grep -q '^Warning--' paper.bibtex.log; then
+	echo "paper: bibtex warnings (see paper/paper.bibtex.log):" >&2
+	grep '^Warning--' paper.bibtex.log | head -n 10 >&2
+fi
+latex_pass 2
+latex_pass 3
 if grep -q 'LaTeX Warning: .*undefined' paper.log; then
 	echo "paper: warning: undefined references (see paper/paper.log)" >&2
 fi

@@ -28,6 +28,54 @@ function tex(s,    out, pre) {
 		out = out substr(s, 1, RSTART - 1) "\\texttt{" substr(s, RSTART + 1, RLENGTH - 2) "}"
 		s = substr(s, RSTART + RLENGTH)
 	}
+	return quotes(powers(mathify(out s)))
+}
+
+# 10^6, 2^62 (escaped as \textasciicircum{}) as math: $10^{6}$.
+function powers(s,    out, m, k) {
+	out = ""
+	while (match(s, /[0-9]+\\textasciicircum\{\}-?[0-9]+/)) {
+		m = substr(s, RSTART, RLENGTH)
+		k = index(m, "\\")
+		out = out substr(s, 1, RSTART - 1) "$" substr(m, 1, k - 1) "^{" substr(m, k + 18) "}$"
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+
+# "quoted" -> ``quoted'' (pairs on one line only).
+function quotes(s) {
+	while (match(s, /"[^"]*"/))
+		s = substr(s, 1, RSTART - 1) "``" substr(s, RSTART + 1, RLENGTH - 2) "''" substr(s, RSTART + RLENGTH)
+	return s
+}
+
+# Simple complexities as math: O(n log n), O(n^2), O(n * pool) become
+# $O(n \log n)$, $O(n^{2})$, $O(n \cdot \mathit{pool})$; anything with
+# nested parentheses or other words stays text.
+function mathify(s,    out, m, inner, w, nw, i, r) {
+	out = ""
+	while (match(s, /O\(([A-Za-z0-9 +*]|\\textasciicircum\{\})+\)/)) {
+		m = substr(s, RSTART + 2, RLENGTH - 3)
+		if (m ~ /(^| )(of|the|per|over|sum|cost|whose)( |$)/) {	# prose: leave it
+			out = out substr(s, 1, RSTART + RLENGTH - 1)
+			s = substr(s, RSTART + RLENGTH)
+			continue
+		}
+		gsub(/\\textasciicircum\{\}/, "^", m)
+		nw = split(m, w, " ")
+		inner = ""
+		for (i = 1; i <= nw; i++) {
+			r = w[i]
+			if (r == "log") r = "\\log"
+			else if (r == "*") r = "\\cdot"
+			else if (r ~ /^[A-Za-z][A-Za-z]+$/) r = "\\mathit{" r "}"
+			else if (r ~ /\^[0-9]+$/) sub(/\^/, "^{", r) && r = r "}"
+			inner = inner (i > 1 ? " " : "") r
+		}
+		out = out substr(s, 1, RSTART - 1) "$O(" inner ")$"
+		s = substr(s, RSTART + RLENGTH)
+	}
 	return out s
 }
 
