@@ -4,9 +4,10 @@
  * against the lower bound, and what another strategy or alignment would
  * save.  Works on .tflite, .graph and .csv (minimalloc) inputs.
  *
- * Two layers: ab_explain() computes an ab_explanation (no printing; the
- * tests read it), and the writers write it as text or JSON to a stream;
- * ab_explain_plot() draws the best plan.  cli/cmd_explain.c is the command.
+ * Two layers: ab_explain() computes an ab_explanation (explain.c; no
+ * printing; the tests read it), and the writers write it as text
+ * (explain_text.c) or JSON (explain_json.c) to a stream; ab_explain_plot()
+ * draws the best plan (explain_plot.c).  cli/cmd_explain.c is the command.
  * Functions named as actions return 0 or a negative errno (err filled).
  */
 #ifndef AB_EXPLAIN_H
