@@ -101,8 +101,11 @@ static int sort_by_size(const struct ab_problem *p, size_t *v, size_t n)
 }
 
 /* Timeline characters: by first use, each buffer takes the character
- * whose last holder ended earliest, so buffers live together differ
- * whenever at most 62 are live at once. */
+ * whose last holder ended earliest.  Up to 62 buffers every one has its
+ * own; beyond, a character is reused once its holder has ended, so
+ * buffers live together differ whenever at most 62 are live at once, and
+ * x->symbol_clashes counts the buffers whose character's holder was still
+ * live at their first step. */
 static const char symbols[] =
 	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 #define N_SYMBOLS (sizeof(symbols) - 1)
@@ -114,10 +117,9 @@ static int assign_symbols(struct ab_explanation *x)
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
 
 	x->symbol = malloc(p->n + 1);
-	if (!order || !x->symbol || ab_order_first_use(p, order)) {
-		free(order);
+	x->by_first_use = order;
+	if (!order || !x->symbol || ab_order_first_use(p, order))
 		return -ENOMEM;
-	}
 	for (size_t s = 0; s < N_SYMBOLS; s++)
 		holder_last[s] = INT64_MIN + (int64_t)s;
 	for (size_t j = 0; j < p->n; j++) {
@@ -126,10 +128,11 @@ static int assign_symbols(struct ab_explanation *x)
 		for (size_t s = 1; s < N_SYMBOLS; s++)
 			if (holder_last[s] < holder_last[best])
 				best = s;
+		if (holder_last[best] >= p->buf[order[j]].first)
+			x->symbol_clashes++;
 		holder_last[best] = p->buf[order[j]].last;
 		x->symbol[order[j]] = symbols[best];
 	}
-	free(order);
 	return 0;
 }
 
@@ -205,14 +208,16 @@ static void pick_aligns(struct ab_explanation *x)
 			x->aligns[x->n_aligns++] = others[i];
 }
 
-/* best_of copies another planner's plan: in a tie, name that one. */
-static bool is_meta(const struct ab_planner *pl)
+/* Which of tied planners names the best plan: the runtime's own planner
+ * (what the user would get without a choice) first, then best_of (it
+ * copies one of the tied plans), then registry order (alphabetical). */
+static int tie_rank(const struct ab_explanation *x, const struct ab_planner *pl)
 {
-	return !strcmp(pl->name, "best_of");
+	if (!strcmp(pl->name, ab_explain_runtime_planner_name(x)))
+		return 0;
+	return !strcmp(pl->name, "best_of") ? 1 : 2;
 }
 
-/* Best valid planner at alignment index j (-1 if none): the smallest
- * arena; ties go to registry order, best_of last. */
 int ab_explain_best_at(const struct ab_explanation *x, size_t j)
 {
 	int best = -1;
@@ -225,7 +230,7 @@ int ab_explain_best_at(const struct ab_explanation *x, size_t j)
 		b = best >= 0 ? ab_explain_at(x, (size_t)best, j) : NULL;
 		if (!b || r->row.check.peak_bytes < b->row.check.peak_bytes ||
 		    (r->row.check.peak_bytes == b->row.check.peak_bytes &&
-		     is_meta(b->planner) && !is_meta(r->planner)))
+		     tie_rank(x, r->planner) < tie_rank(x, b->planner)))
 			best = (int)k;
 	}
 	return best;
@@ -439,17 +444,21 @@ void ab_explanation_free(struct ab_explanation *x)
 	free(x->lb_live);
 	free(x->strings);
 	free(x->symbol);
+	free(x->by_first_use);
 	if (x->best_plan.offset)
 		ab_plan_free(&x->best_plan);
 	ab_input_free(&x->in);
 	memset(x, 0, sizeof(*x));
 }
 
-/* The planner modelled on the runtime's own arena, if it was run. */
+const char *ab_explain_runtime_planner_name(const struct ab_explanation *x)
+{
+	return !strcmp(x->runtime, "tflm") ? "tflm_greedy" : "tflite_arena";
+}
+
 int ab_explain_runtime_planner(const struct ab_explanation *x)
 {
-	const char *name = !strcmp(x->runtime, "tflm") ? "tflm_greedy"
-						       : "tflite_arena";
+	const char *name = ab_explain_runtime_planner_name(x);
 
 	for (size_t k = 0; k < x->n_planners; k++)
 		if (!strcmp(ab_explain_at(x, k, 0)->planner->name, name))

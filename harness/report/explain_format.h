@@ -8,10 +8,13 @@
 #include "report/explain.h"
 
 /* Best valid planner at alignment index j (-1 if none): the smallest
- * arena; ties go to registry order, best_of last. */
+ * arena; on a tie the runtime's own planner, then best_of, then the order
+ * the planners ran (registry order, or --planners'). */
 int ab_explain_best_at(const struct ab_explanation *x, size_t j);
 
-/* The planner modelled on the runtime's own arena, if it was run, or -1. */
+/* The planner modelled on the runtime's own arena (tflite_arena, or
+ * tflm_greedy under --runtime tflm), and its index if it was run, or -1. */
+const char *ab_explain_runtime_planner_name(const struct ab_explanation *x);
 int ab_explain_runtime_planner(const struct ab_explanation *x);
 
 /* The graph tensor of buffer i, or NULL (CSV problems). */

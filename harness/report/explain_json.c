@@ -118,6 +118,37 @@ static void json_result(FILE *f, const struct ab_explanation *x,
 	fputc('}', f);
 }
 
+/* The best plan, every buffer by first use with its offset (null when no
+ * plan is valid). */
+static void json_plan(FILE *f, const struct ab_explanation *x)
+{
+	const struct ab_problem *p = &x->in.problem;
+	const struct ab_plan *plan = &x->best_plan;
+	char nb[32];
+
+	if (x->best < 0) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"planner\": ", f);
+	json_str(f, ab_explain_at(x, (size_t)x->best, 0)->planner->name);
+	fprintf(f, ", \"align_bytes\": %u, \"arena_bytes\": %" PRIu64 ", \"arenas\": %u, \"buffers\": [",
+		x->align, plan->peak, (unsigned)plan->n_arenas);
+	for (size_t k = 0; k < p->n; k++) {
+		size_t i = x->by_first_use[k];
+
+		fputs(k ? ",\n    " : "\n    ", f);
+		fprintf(f, "{\"buffer\": %zu, \"name\": ", i);
+		json_str(f, ab_explain_buffer_name(x, i, nb, sizeof(nb)));
+		fprintf(f, ", \"symbol\": \"%c\", \"bytes\": %" PRIu64 ", \"offset\": %" PRIu64
+			   ", \"arena\": %u, \"first_step\": %" PRId32 ", \"last_step\": %" PRId32 "}",
+			x->symbol[i], p->buf[i].size, plan->offset[i],
+			plan->n_arenas > 1 ? (unsigned)plan->arena[i] : 0u,
+			p->buf[i].first, p->buf[i].last);
+	}
+	fputs("\n  ]}", f);
+}
+
 int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 {
 	const struct ab_input *in = &x->in;
@@ -125,7 +156,7 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	struct ab_live_profile lp;
 	int b0 = ab_explain_best_at(x, 0);
 
-	fputs("{\n  \"input\": ", f);
+	fprintf(f, "{\n  \"schema_version\": %d,\n  \"input\": ", AB_EXPLAIN_JSON_SCHEMA);
 	json_str(f, in->path);
 	fputs(",\n  \"graph\": ", f);
 	json_str(f, in->problem.name);
@@ -199,6 +230,12 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	}
 	fputs("\n  ],\n  \"best_planner\": ", f);
 	json_str(f, x->best >= 0 ? ab_explain_at(x, (size_t)x->best, 0)->planner->name : NULL);
+	fputs(",\n  \"plan\": ", f);
+	json_plan(f, x);
+	fputs(",\n  \"runtime_extra\": ", f);
+	json_str(f, !strcmp(x->runtime, "tflm")
+		    ? "TFLite Micro: the persistent tail (tensor and node structures, quantisation data, kernel persistent buffers, variables) and the kernels' scratch buffers not listed in the input come on top of the planned arena"
+		    : NULL);
 	fputs(",\n  \"offline\": ", f);
 	if (x->has_offline)
 		fprintf(f, "{\"fixed_buffers\": %zu, \"runtime_buffers\": %zu, \"misaligned_fixed\": %zu}",

@@ -4,6 +4,7 @@
  * (the runner it passes).  See explain.h.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,6 @@
 
 #include "report/explain.h"
 #include "report/explain_format.h"
-#include "report/plan_files.h"
 
 static bool executable_in_path(const char *name, char *out, size_t len)
 {
@@ -90,15 +90,107 @@ bool ab_explain_plot_name_ok(const char *path)
 		       !strcmp(ext, ".pdf"));
 }
 
+/* The steps drawn, both included: the window clipped to the schedule. */
+static void plot_window(const struct ab_explanation *x,
+			const struct ab_explain_args *a, int32_t *from,
+			int32_t *to)
+{
+	int32_t last = x->in.problem.steps > 0 ? x->in.problem.steps - 1 : 0;
+
+	*from = a->plot_window ? a->plot_from : 0;
+	*to = a->plot_window && a->plot_to < last ? a->plot_to : last;
+}
+
+static bool plot_shows(const struct ab_explanation *x,
+		       const struct ab_explain_args *a, size_t i, int32_t from,
+		       int32_t to)
+{
+	const struct ab_buffer *b = &x->in.problem.buf[i];
+
+	return b->size >= a->plot_min_bytes && b->last >= from && b->first <= to;
+}
+
+int ab_explain_plot_data(FILE *plan, FILE *live,
+			 const struct ab_explanation *x,
+			 const struct ab_explain_args *a, size_t *shown)
+{
+	const struct ab_problem *p = &x->in.problem;
+	const struct ab_plan *pl = &x->best_plan;
+	struct ab_live_profile lp;
+	uint64_t lb = x->lower_bound_bytes;
+	int32_t from, to;
+	size_t k = 0;
+
+	plot_window(x, a, &from, &to);
+	*shown = 0;
+	fprintf(plan, "id,lower,upper,size,offset,symbol%s\n",
+		pl->n_arenas > 1 ? ",arena" : "");
+	for (size_t i = 0; i < p->n; i++) {
+		if (!plot_shows(x, a, i, from, to))
+			continue;
+		fprintf(plan, "%zu,%" PRId32 ",%" PRId32 ",%" PRIu64 ",%" PRIu64 ",%c",
+			i, p->buf[i].first > from ? p->buf[i].first : from,
+			(p->buf[i].last < to ? p->buf[i].last : to) + 1,
+			p->buf[i].size, pl->offset[i], x->symbol[i]);
+		if (pl->n_arenas > 1)
+			fprintf(plan, ",%u", (unsigned)pl->arena[i]);
+		fputc('\n', plan);
+		++*shown;
+	}
+	if (ab_live_profile(p, &lp))
+		return -ENOMEM;
+	/* the bytes live at `from`, then every change up to the step after `to` */
+	while (k < lp.n && lp.time[k] <= from)
+		k++;
+	fputs("step,live_bytes,lower_bound_bytes\n", live);
+	fprintf(live, "%" PRId32 ",%" PRIu64 ",%" PRIu64 "\n", from,
+		k ? lp.bytes[k - 1] : 0, lb);
+	for (; k < lp.n && lp.time[k] <= (int64_t)to + 1; k++)
+		fprintf(live, "%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n", lp.time[k],
+			lp.bytes[k], lb);
+	ab_live_profile_free(&lp);
+	return ferror(plan) || ferror(live) ? -EIO : 0;
+}
+
+/* The x axis in the runtime's step convention. */
+static const char *axis_label(const struct ab_explanation *x)
+{
+	if (!x->in.has_graph)
+		return "time (as the file gives it)";
+	if (x->lifetimes == AB_LIFETIMES_TFLM)
+		return "step (TFLite Micro: 0 = graph inputs, step s runs operator s-1)";
+	return "step (operator index)";
+}
+
+/* Writes the plot data into dir/plan.csv and dir/live.csv. */
+static int write_plot_files(const char *plan, const char *live,
+			    const struct ab_explanation *x,
+			    const struct ab_explain_args *a, size_t *shown,
+			    struct ab_error *err)
+{
+	FILE *fp = fopen(plan, "w"), *fl = fopen(live, "w");
+	int rc = fp && fl ? ab_explain_plot_data(fp, fl, x, a, shown) : -errno;
+
+	if (fp && fclose(fp) && !rc)
+		rc = -EIO;
+	if (fl && fclose(fl) && !rc)
+		rc = -EIO;
+	if (rc)
+		return ab_fail(err, rc, "--plot: cannot write the plot data in %s: %s",
+			       plan, strerror(-rc));
+	return 0;
+}
+
 int ab_explain_plot(const struct ab_explanation *x,
 		    const struct ab_explain_args *a, ab_gnuplot_runner run,
 		    struct ab_error *err)
 {
 	char gnuplot[PATH_MAX], script[PATH_MAX], dir[PATH_MAX];
-	char plan[PATH_MAX + 16], live[PATH_MAX + 16], title[512];
+	char plan[PATH_MAX + 16], live[PATH_MAX + 16], title[768], g[32], h[32];
 	char *expr;
 	const char *tmp = getenv("TMPDIR");
-	size_t len;
+	size_t len, shown = 0, k;
+	int32_t from, to;
 	int rc;
 
 	if (!ab_explain_plot_name_ok(a->plot))
@@ -106,6 +198,11 @@ int ab_explain_plot(const struct ab_explanation *x,
 			       a->plot);
 	if (x->best < 0)
 		return ab_fail(err, -EINVAL, "--plot: no valid plan to draw");
+	if (a->plot_window && (a->plot_from > a->plot_to ||
+			       a->plot_from >= x->in.problem.steps))
+		return ab_fail(err, -EINVAL, "--plot-steps %" PRId32 ":%" PRId32 ": %s has steps 0 to %" PRId32,
+			       a->plot_from, a->plot_to, x->in.path,
+			       x->in.problem.steps - 1);
 	if (!executable_in_path("gnuplot", gnuplot, sizeof(gnuplot)))
 		return ab_fail(err, -ENOENT, "--plot: gnuplot is not installed or not on PATH (Debian: apt-get install gnuplot-nox)");
 	if (a->layout_script)
@@ -121,16 +218,27 @@ int ab_explain_plot(const struct ab_explanation *x,
 			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
 	snprintf(plan, sizeof(plan), "%s/plan.csv", dir);
 	snprintf(live, sizeof(live), "%s/live.csv", dir);
-	rc = ab_write_plan_file(plan, &x->in.problem, &x->best_plan, err);
-	if (!rc)
-		rc = ab_write_live_file(live, &x->in.problem, err);
+	rc = write_plot_files(plan, live, x, a, &shown, err);
 	if (rc)
 		goto out_clean;
-	snprintf(title, sizeof(title), "%s: %s, %u-byte alignment (%s conventions)",
-		 x->in.problem.name ? x->in.problem.name : x->in.path,
-		 ab_explain_at(x, (size_t)x->best, 0)->planner->name, x->align,
-		 x->runtime);
-	len = 5 * (PATH_MAX + 600) + 64;
+	plot_window(x, a, &from, &to);
+	if (!shown) {
+		rc = ab_fail(err, -EINVAL, "--plot: nothing to draw: no buffer of at least %" PRIu64 " bytes is live in steps %" PRId32 " to %" PRId32,
+			     a->plot_min_bytes, from, to);
+		goto out_clean;
+	}
+	k = (size_t)snprintf(title, sizeof(title), "%s: %s, %u-byte alignment (%s)",
+			     x->in.problem.name ? x->in.problem.name : x->in.path,
+			     ab_explain_at(x, (size_t)x->best, 0)->planner->name, x->align,
+			     x->runtime);
+	if (shown < x->in.problem.n && k < sizeof(title))
+		k += (size_t)snprintf(title + k, sizeof(title) - k, "; %zu of %s buffers%s%s",
+				      shown, ab_explain_grouped(x->in.problem.n, g, sizeof(g)),
+				      a->plot_min_bytes ? " >= " : "",
+				      a->plot_min_bytes ? ab_explain_human(a->plot_min_bytes, h, sizeof(h)) : "");
+	if (a->plot_window && k < sizeof(title))
+		snprintf(title + k, sizeof(title) - k, "; steps %" PRId32 "-%" PRId32, from, to);
+	len = 6 * (PATH_MAX + 800) + 64;
 	expr = calloc(1, len);
 	if (!expr) {
 		rc = ab_fail(err, -ENOMEM, "out of memory");
@@ -146,6 +254,11 @@ int ab_explain_plot(const struct ab_explanation *x,
 	gp_quote(expr, len, title);
 	strcat(expr, "; planner=");
 	gp_quote(expr, len, ab_explain_at(x, (size_t)x->best, 0)->planner->name);
+	strcat(expr, "; axis_label=");
+	gp_quote(expr, len, axis_label(x));
+	snprintf(expr + strlen(expr), len - strlen(expr),
+		 "; label_column='symbol'; peak_bytes=%" PRIu64 "; xfrom=%" PRId32 "; xto=%" PRId32,
+		 x->best_plan.peak, from, to + 1);
 	rc = run(gnuplot, expr, script);
 	free(expr);
 	if (rc)
@@ -159,4 +272,3 @@ out_clean:
 	rmdir(dir);
 	return rc;
 }
-

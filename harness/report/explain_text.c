@@ -14,6 +14,7 @@
 
 #define DEFAULT_ROWS 48
 #define DEFAULT_WIDTH 64
+#define N_SYMBOL_CHARS 62 /* the timeline's characters: 0-9, a-z, A-Z */
 
 static const char *lifetime_words(enum ab_lifetime_rule r)
 {
@@ -284,7 +285,7 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 
 static void text_planners(FILE *f, const struct ab_explanation *x)
 {
-	char a[32], b[32];
+	char a[32], b[33];
 	int best = x->best;
 	uint64_t best_peak = best >= 0 ? ab_explain_at(x, (size_t)best, 0)->row.check.peak_bytes : 0;
 
@@ -301,7 +302,8 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 				"-", "-", "-", r->row.check.message ? r->row.check.message : "?");
 			continue;
 		}
-		snprintf(b, sizeof(b), "+%" PRIu64, r->row.check.peak_bytes - best_peak);
+		b[0] = '+';
+		ab_explain_grouped(r->row.check.peak_bytes - best_peak, b + 1, sizeof(b) - 1);
 		fprintf(f, "  %-20s %14s %9.4f %7.1f%% %14s  valid (execution %s)\n",
 			r->planner->name, ab_explain_grouped(r->row.check.peak_bytes, a, sizeof(a)),
 			ab_explain_ratio(r->row.check.peak_bytes, x->lower_bound_bytes),
@@ -310,6 +312,10 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 			ab_exec_mode_name(r->row.check.exec_mode));
 	}
 	fputs("  (x_bound = arena / lower bound; reuse = 1 - arena / sum of sizes)\n", f);
+	if (!strcmp(x->runtime, "tflm"))
+		fputs("  TFLite Micro: arena_bytes is the planned part of the arena only; the persistent tail\n"
+		      "  (tensor and node structures, quantisation data, kernel persistent buffers, variables)\n"
+		      "  and the kernels' scratch buffers not listed in the input come on top of it\n", f);
 	if (x->has_offline)
 		fprintf(f, "  offline: the model's own plan places %zu buffers; %zu marked -1 were placed by first fit%s\n",
 			x->offline.fixed, x->offline.runtime,
@@ -377,10 +383,20 @@ static void text_timeline(FILE *f, const struct ab_explanation *x,
 		return;
 	}
 	fprintf(f, "\ntimeline of the best plan (%s, %s bytes): one row per %s, the arena across,\n"
-		   "one column = %s bytes; a character per buffer (the # above), '.' free\n",
+		   "one column = %s bytes; a character per buffer (the # column), '.' free\n",
 		r->planner->name, ab_explain_grouped(x->best_plan.peak, g, sizeof(g)),
 		x->in.has_graph ? "step" : "time",
 		ab_explain_grouped((x->best_plan.peak + (uint64_t)width - 1) / (uint64_t)width, h, sizeof(h)));
+	if (x->in.problem.n > N_SYMBOL_CHARS && !x->symbol_clashes)
+		fprintf(f, "(%s buffers, %d characters: a character is reused once its buffer has ended,\n"
+			   "so buffers live at the same step always differ; the buffer list gives each one's)\n",
+			ab_explain_grouped(x->in.problem.n, g, sizeof(g)), N_SYMBOL_CHARS);
+	else if (x->in.problem.n > N_SYMBOL_CHARS)
+		fprintf(f, "(%s buffers, %d characters: a character is reused once its buffer has ended;\n"
+			   "more than %d are live at once, so %s buffers share theirs with one live at the\n"
+			   "same step; the buffer list gives each one's)\n",
+			ab_explain_grouped(x->in.problem.n, g, sizeof(g)), N_SYMBOL_CHARS,
+			N_SYMBOL_CHARS, ab_explain_grouped(x->symbol_clashes, h, sizeof(h)));
 	if (tl.sampled)
 		fprintf(f, "(sampled: %zu of %zu rows, evenly spaced, the lower-bound step kept)\n",
 			tl.n, tl.n_all);
@@ -399,6 +415,44 @@ static void text_timeline(FILE *f, const struct ab_explanation *x,
 	}
 	timeline_free(&tl);
 	free(line);
+}
+
+/* Every buffer of the best plan, by first use: the timeline's character,
+ * size, offset and lifetime; on --buffers past AB_EXPLAIN_LIST_MAX. */
+static void text_buffers(FILE *f, const struct ab_explanation *x,
+			 const struct ab_explain_args *a)
+{
+	const struct ab_problem *p = &x->in.problem;
+	const struct ab_plan *plan = &x->best_plan;
+	char g[32], nb[32], tb[64], ob[32], eb[32];
+
+	if (x->best < 0)
+		return;
+	if (p->n > AB_EXPLAIN_LIST_MAX && !a->buffers) {
+		fprintf(f, "\nbuffers: %s in the best plan; --buffers lists each with its offset, size,\n"
+			   "lifetime and timeline character\n",
+			ab_explain_grouped(p->n, g, sizeof(g)));
+		return;
+	}
+	fprintf(f, "\nbuffers of the best plan (%s), by first use: [offset, end) in the arena\n",
+		ab_explain_at(x, (size_t)x->best, 0)->planner->name);
+	fprintf(f, "  %c %-36s %12s %14s %14s  %s%s\n", '#', "tensor", "bytes",
+		"offset", "end", "lifetime [first, last]",
+		plan->n_arenas > 1 ? "  arena" : "");
+	for (size_t k = 0; k < p->n; k++) {
+		size_t i = x->by_first_use[k];
+
+		fprintf(f, "  %c %-36.36s %12s %14s %14s  [%" PRId32 ", %" PRId32 "]",
+			x->symbol[i],
+			tail(ab_explain_buffer_name(x, i, nb, sizeof(nb)), 36, tb, sizeof(tb)),
+			ab_explain_grouped(p->buf[i].size, g, sizeof(g)),
+			ab_explain_grouped(plan->offset[i], ob, sizeof(ob)),
+			ab_explain_grouped(plan->offset[i] + p->buf[i].size, eb, sizeof(eb)),
+			p->buf[i].first, p->buf[i].last);
+		if (plan->n_arenas > 1)
+			fprintf(f, "  %u", (unsigned)plan->arena[i]);
+		fputc('\n', f);
+	}
 }
 
 /* Index of the jj-th smallest alignment. */
@@ -432,7 +486,7 @@ static void text_alternatives(FILE *f, const struct ab_explanation *x)
 		size_t j = align_rank(x, jj);
 		int b = ab_explain_best_at(x, j);
 		const struct ab_explain_result *r;
-		char d[40];
+		char d[40], g[32];
 
 		if (b < 0) {
 			fprintf(f, "  %-9u %-20s\n", x->aligns[j], "(no valid plan)");
@@ -444,9 +498,9 @@ static void text_alternatives(FILE *f, const struct ab_explanation *x)
 		else if (r->row.check.peak_bytes == base)
 			snprintf(d, sizeof(d), "same");
 		else if (r->row.check.peak_bytes < base)
-			snprintf(d, sizeof(d), "saves %" PRIu64, base - r->row.check.peak_bytes);
+			snprintf(d, sizeof(d), "saves %s", ab_explain_grouped(base - r->row.check.peak_bytes, g, sizeof(g)));
 		else
-			snprintf(d, sizeof(d), "costs %" PRIu64, r->row.check.peak_bytes - base);
+			snprintf(d, sizeof(d), "costs %s", ab_explain_grouped(r->row.check.peak_bytes - base, g, sizeof(g)));
 		fprintf(f, "  %-9u %-20s %14s %16s\n", x->aligns[j],
 			r->planner->name, ab_explain_grouped(r->row.check.peak_bytes, a, sizeof(a)), d);
 	}
@@ -496,6 +550,7 @@ int ab_explain_write_text(FILE *f, const struct ab_explanation *x,
 	text_planners(f, x);
 	text_where(f, x);
 	text_timeline(f, x, a);
+	text_buffers(f, x, a);
 	text_alternatives(f, x);
 	fprintf(f, "\ntime (wall / CPU ms): import %.1f / %.1f; planning at %u (%zu planners) %.1f / %.1f; at the other alignments %.1f / %.1f; checks %.1f / %.1f; total %.1f / %.1f\n",
 		x->wall_ms[AB_EXPLAIN_T_IMPORT], x->cpu_ms[AB_EXPLAIN_T_IMPORT],
