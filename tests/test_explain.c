@@ -384,21 +384,28 @@ Test(explain, pins_lower_bound_step_default_rule)
 	ab_explanation_free(&x);
 }
 
+/* A chain t0 -> t1 -> ... -> t<len> of RELUs into g (64 KiB); tensor t_i
+ * has 64 + (i % 7) * size_step bytes.  Returns the text's length. */
+static size_t chain_graph(char *g, int len, int size_step)
+{
+	size_t n = (size_t)sprintf(g, "graph chain\ntensor t0 input u8 64\n");
+
+	for (int i = 1; i <= len; i++)
+		n += (size_t)sprintf(g + n, "tensor t%d %s u8 %d\n", i,
+				     i == len ? "output" : "intermediate",
+				     64 + (i % 7) * size_step);
+	for (int i = 1; i <= len; i++)
+		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i,
+				     i - 1, i);
+	return n;
+}
+
 Test(explain, long_schedule_timeline_is_sampled)
 {
 	struct ab_explain_args a;
 	struct ab_explanation x;
 	char *g = malloc(1 << 16), *text;
-	size_t n = 0;
-
-	n += (size_t)sprintf(g + n, "graph chain\ntensor t0 input u8 64\n");
-	for (int i = 1; i <= 200; i++)
-		n += (size_t)sprintf(g + n, "tensor t%d %s u8 %d\n", i,
-				     i == 200 ? "output" : "intermediate",
-				     64 + (i % 7) * 16);
-	for (int i = 1; i <= 200; i++)
-		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i,
-				     i - 1, i);
+	size_t n = chain_graph(g, 200, 16);
 	conventions(&a, "tflite");
 	a.path = write_file("chain.graph", g, n);
 	a.timeline_rows = 10;
@@ -692,55 +699,22 @@ Test(explain, buffer_list_offsets_by_hand)
 	ab_explanation_free(&x);
 }
 
-/* A long graph lists its buffers only on --buffers. */
-Test(explain, buffer_list_on_a_flag_past_64)
-{
-	struct ab_explain_args a;
-	struct ab_explanation x;
-	char *g = malloc(1 << 16), *text;
-	size_t n = 0;
-
-	n += (size_t)sprintf(g + n, "graph chain\ntensor t0 input u8 64\n");
-	for (int i = 1; i <= 70; i++)
-		n += (size_t)sprintf(g + n, "tensor t%d %s u8 64\n", i,
-				     i == 70 ? "output" : "intermediate");
-	for (int i = 1; i <= 70; i++)
-		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i, i - 1, i);
-	conventions(&a, "tflite");
-	a.path = write_file("chain70.graph", g, n);
-	explain_ok(&a, &x);
-	text = text_of(&x, &a, false);
-	cr_expect(strstr(text, "\nbuffers: 71 in the best plan; --buffers lists each"), "%s", text);
-	cr_expect_null(strstr(text, "buffers of the best plan"));
-	free(text);
-	a.buffers = true;
-	text = text_of(&x, &a, false);
-	cr_expect(strstr(text, "buffers of the best plan"), "%s", text);
-	free(text);
-	free(g);
-	ab_explanation_free(&x);
-}
-
 /* More than 62 buffers: characters repeat once their holder has ended
  * (a chain: no two live buffers share), and when more than 62 are live at
- * once the clashes are counted and said. */
+ * once the clashes are counted and said.  Past 64 buffers the list comes
+ * on --buffers only. */
 Test(explain, symbols_past_62)
 {
 	struct ab_explain_args a;
 	struct ab_explanation x;
 	char *g = malloc(1 << 16), *text;
-	size_t n = 0;
+	size_t n;
 
 	/* chain t0 -> ... -> t70 under the default rule: t_k lives over
 	 * steps [k-1, k] (t0 [0, 0]).  First use orders t0..t70; t0..t61 take
 	 * the 62 characters 0-9a-zA-Z; t62 (first step 61) takes the one whose
 	 * holder ended earliest: t0's '0' (ended at 0), t63 takes t1's '1'. */
-	n += (size_t)sprintf(g + n, "graph chain\ntensor t0 input u8 64\n");
-	for (int i = 1; i <= 70; i++)
-		n += (size_t)sprintf(g + n, "tensor t%d %s u8 64\n", i,
-				     i == 70 ? "output" : "intermediate");
-	for (int i = 1; i <= 70; i++)
-		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i, i - 1, i);
+	n = chain_graph(g, 70, 0);
 	conventions(&a, "tflite");
 	a.load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
 	a.path = write_file("chain.graph", g, n);
@@ -752,6 +726,12 @@ Test(explain, symbols_past_62)
 	text = text_of(&x, &a, false);
 	cr_expect(strstr(text, "(71 buffers, 62 characters: a character is reused once its buffer has ended,\n"
 			       "so buffers live at the same step always differ"), "%s", text);
+	cr_expect(strstr(text, "\nbuffers: 71 in the best plan; --buffers lists each"), "%s", text);
+	cr_expect_null(strstr(text, "buffers of the best plan"));
+	free(text);
+	a.buffers = true;
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "buffers of the best plan"), "%s", text);
 	free(text);
 	ab_explanation_free(&x);
 
@@ -873,39 +853,36 @@ Test(explain, tflm_says_what_comes_on_top)
 
 Test(explain, plot_options_are_checked)
 {
-	char *out = NULL, args[2 * PATH_MAX], svg[PATH_MAX + 16];
+	/* options, whether gnuplot must run for the error, the message */
+	static const struct { const char *opts; bool drawn; const char *msg; } c[] = {
+		{ "--plot-steps 1:2", false, "--plot-steps and --plot-min-bytes apply to --plot FILE" },
+		{ "--plot P --plot-steps 2:1", false, "--plot-steps expects FROM:TO, two steps with FROM <= TO, got '2:1'" },
+		{ "--plot P --plot-min-bytes 1x", false, "--plot-min-bytes expects a positive number of bytes" },
+		/* the hand graph has steps 0..3 under the tflite rule */
+		{ "--plot P --plot-steps 4:9", true, "has steps 0 to 3" },
+		{ "--plot P --plot-min-bytes 1MiB", true, "nothing to draw: no buffer of at least 1048576 bytes" },
+	};
 	const char *path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
-	int code;
+	bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	char svg[PATH_MAX + 16];
 
 	snprintf(svg, sizeof(svg), "%s/p.svg", tmpdir);
-	snprintf(args, sizeof(args), "explain '%s' --plot-steps 1:2 2>&1", path);
-	code = run_cli(args, &out);
-	cr_expect_eq(code, 2, "without --plot: %s", out);
-	cr_expect(strstr(out, "apply to --plot FILE"), "%s", out);
-	free(out);
-	snprintf(args, sizeof(args), "explain '%s' --plot '%s' --plot-steps 2:1 2>&1", path, svg);
-	code = run_cli(args, &out);
-	cr_expect_eq(code, 2, "%s", out);
-	cr_expect(strstr(out, "--plot-steps expects FROM:TO, two steps with FROM <= TO, got '2:1'"), "%s", out);
-	free(out);
-	snprintf(args, sizeof(args), "explain '%s' --plot '%s' --plot-min-bytes 1x 2>&1", path, svg);
-	code = run_cli(args, &out);
-	cr_expect_eq(code, 2, "%s", out);
-	cr_expect(strstr(out, "--plot-min-bytes expects a positive number of bytes"), "%s", out);
-	free(out);
-	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-		cr_skip_test("gnuplot is not installed: the window past the end is not tested");
-	/* the hand graph has steps 0..3 under the tflite rule */
-	snprintf(args, sizeof(args), "explain '%s' --plot '%s' --plot-steps 4:9 2>&1", path, svg);
-	code = run_cli(args, &out);
-	cr_expect_eq(code, 2, "%s", out);
-	cr_expect(strstr(out, "has steps 0 to 3"), "%s", out);
-	free(out);
-	snprintf(args, sizeof(args), "explain '%s' --plot '%s' --plot-min-bytes 1MiB 2>&1", path, svg);
-	code = run_cli(args, &out);
-	cr_expect_eq(code, 2, "%s", out);
-	cr_expect(strstr(out, "nothing to draw: no buffer of at least 1048576 bytes"), "%s", out);
-	free(out);
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		char *out = NULL, args[3 * PATH_MAX], opts[PATH_MAX + 64];
+		const char *at = strstr(c[k].opts, "--plot P");
+		int code;
+
+		if (c[k].drawn && !gnuplot)
+			continue; /* found only once gnuplot would run */
+		snprintf(opts, sizeof(opts), "%s", c[k].opts);
+		if (at)
+			snprintf(opts, sizeof(opts), "--plot '%s'%s", svg, at + 8);
+		snprintf(args, sizeof(args), "explain '%s' %s 2>&1", path, opts);
+		code = run_cli(args, &out);
+		cr_expect_eq(code, 2, "%s: %s", opts, out);
+		cr_expect(strstr(out, c[k].msg), "%s: %s", opts, out);
+		free(out);
+	}
 }
 
 /* ----------------------------------------------- .tflite: names, shapes */

@@ -92,7 +92,7 @@ awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html"
 	rev=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 	dirty=""
 	[ -z "$(git status --porcelain 2>/dev/null)" ] || dirty=" (dirty tree)"
-	printf '<tr><th>report drawn at</th><td><code>%s</code>%s ; the figures and this page</td></tr>\n' "$rev" "$dirty"
+	printf '<tr><th>report drawn at</th><td><code>%s</code>%s; the figures and this page</td></tr>\n' "$rev" "$dirty"
 } > "$tmp/provenance.html"
 
 # Figures: every one of plots/plots.sh, as SVG.
