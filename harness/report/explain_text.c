@@ -434,8 +434,9 @@ static void text_buffers(FILE *f, const struct ab_explanation *x,
 			ab_explain_grouped(p->n, g, sizeof(g)));
 		return;
 	}
-	fprintf(f, "\nbuffers of the best plan (%s), by first use: [offset, end) in the arena\n",
-		ab_explain_at(x, (size_t)x->best, 0)->planner->name);
+	fprintf(f, "\nbuffers of the best plan (%s), by first use: [offset, end) %s\n",
+		ab_explain_at(x, (size_t)x->best, 0)->planner->name,
+		plan->n_arenas > 1 ? "as flat addresses (each arena from its base)" : "in the arena");
 	fprintf(f, "  %c %-36s %12s %14s %14s  %s%s\n", '#', "tensor", "bytes",
 		"offset", "end", "lifetime [first, last]",
 		plan->n_arenas > 1 ? "  arena" : "");

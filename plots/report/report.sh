@@ -21,7 +21,7 @@ out=${REPORT_OUT:-$res/report}
 bin=${BUILD:-build}/arenabench
 
 say() { printf 'report: %s\n' "$*" >&2; }
-die() { printf 'report: %s\n' "$*" >&2; exit "${2:-1}"; }
+die() { printf 'report: %s\n' "$1" >&2; exit "${2:-1}"; }
 
 a=""; b=""
 case $# in
@@ -64,7 +64,7 @@ say "reporting $csv ($origin)"
 esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
 
 # Summary (fails on a CSV that is not a bench CSV).
-awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html"
+awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html" || die "$csv: not a bench CSV (above): $out/index.html not written" 2
 
 # Provenance rows: the .meta's keys, the ones a reader needs first.
 {
