@@ -40,7 +40,7 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench bench-slurm sweep sweep-problems test clean plots paper corpus \
-	scaling bench-cli fuzz fresh-check compare reference baselines transforms hard FORCE
+	scaling bench-cli fuzz fresh-check compare report reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -62,6 +62,7 @@ help:
 	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
 	@echo "make corpus       regenerate the committed graphs from the generators"
 	@echo "make compare      A=old.csv B=new.csv: two runs row by row, figure plots/out/compare.png"
+	@echo "make report       one HTML page, figures inline -> results/report/index.html ([A=old.csv B=new.csv] adds compare)"
 	@echo "make fresh-check  make test and make bench in a new minimal Debian root (root, network to Debian)"
 	@echo "make fuzz         run the fuzz targets (FUZZ_SECONDS=600 each)"
 	@echo "make clean        remove $(BUILD)/"
@@ -137,6 +138,13 @@ paper: plots
 
 reference: $(BIN)
 	@sh scripts/study/reference.sh $(BUILD)
+
+# One self-contained HTML page: summary, provenance, every figure inline as
+# SVG, and with A= and B= the comparison (plots/report/report.sh).
+report: $(BIN)
+	@test -z "$(A)$(B)" || { test -n "$(A)" && test -n "$(B)"; } || { echo "usage: make report [A=old.csv B=new.csv]" >&2; exit 2; }
+	@sh scripts/deps.sh report
+	@BUILD=$(BUILD) sh plots/report/report.sh $(A) $(B)
 
 # README's two commands in a minimal Debian bookworm root made by mmdebstrap
 # (scripts/fresh-check.sh): a missing install step fails here, not on a
@@ -225,6 +233,8 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh plots/plots-selftest.sh
 	@sh scripts/deps.sh campaign
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
+	@sh scripts/deps.sh report-test || echo "test-report: Chromium could not be installed: its browser check will be skipped" >&2
+	@sh tests/report/test-report.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -12,6 +12,10 @@
 # live: CSV with step,live_bytes,lower_bound_bytes (--emit-live); optional.
 # out:  .svg, .png or .pdf (chooses the terminal).  title: optional.
 # planner: optional; outlines are drawn in that planner's colour.
+# Optional, from `explain --plot`: axis_label (the runtime's step
+# convention), label_column (the plan column that labels a rectangle,
+# default id), peak_bytes (the plan's peak when the file holds only some of
+# its buffers), xfrom/xto (the steps drawn).
 # This is the script `arenabench explain --plot` calls.
 
 if (!exists("plan")) { print "plots/layout.gp: set plan='FILE.csv' (id,lower,upper,size,offset)"; exit status 2 }
@@ -24,7 +28,11 @@ stats plan using "upper" nooutput
 nbuf = STATS_records
 xmax = STATS_max
 stats plan using (column("offset") + column("size")) nooutput
-peak = STATS_max
+peak = exists("peak_bytes") ? peak_bytes : STATS_max
+if (!exists("axis_label")) axis_label = "step (operator index)"
+if (!exists("label_column")) label_column = "id"
+xlo = exists("xfrom") ? xfrom : 0
+if (exists("xto")) xmax = xto
 ymax = peak
 lbound = -1
 if (have_live) {
@@ -43,14 +51,14 @@ if (strstrt("," . system("head -n 1 '" . plan . "' | tr -d '\\r'") . ",", ",aren
 u = unit_bytes(ymax)
 set title title noenhanced
 if (exists("datadir")) { eval set_caption("") }
-set xrange [0 : xmax]
+set xrange [xlo : xmax]
 set yrange [0 : ymax * 1.08 / u]
-set xlabel "step (operator index)"
+set xlabel axis_label noenhanced
 set ylabel sprintf("address (%s)", unit_name(ymax))
 set key outside top center horizontal font f_key noenhanced samplen 2
 set grid xtics ytics front lc rgb "#e0e0e0"
 set format y "%g"
-if (xmax <= 40) { set xtics 1 } else { set xtics autofreq }
+if (xmax - xlo <= 40) { set xtics 1 } else { set xtics autofreq }
 set bmargin 5
 # Buffer ids on an opaque patch, so that the live-bytes curve cannot hide
 # them; a buffer too small for its id gets no label at all (an empty boxed
@@ -83,4 +91,4 @@ plot plan using ((column("lower") + column("upper")) / 2.0):((column("offset") +
 	title (lbound >= 0 && lbound != peak ? sprintf("lower bound %s", human(lbound)) : ""), \
      peak / u with lines lw peak_lw dt peak_dt lc rgb peak_lc title peak_title, \
      plan using (labelled(0) ? (column("lower") + column("upper")) / 2.0 : NaN) \
-	:((column("offset") + column("size") / 2.0) / u):(strcol("id")) with labels boxed font f_small notitle
+	:((column("offset") + column("size") / 2.0) / u):(strcol(label_column)) with labels boxed font f_small notitle

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
 # Usage: scripts/deps.sh GROUP...   (groups: build test onnx plots paper cli fuzz fresh
-#   campaign campaign-ssh slurm campaign-test)
+#   campaign campaign-ssh slurm campaign-test report report-test)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -21,7 +21,10 @@ pkgs_for() {
 	campaign-ssh) echo "parallel openssh-client rsync" ;;
 	slurm) echo "parallel slurm-client" ;;
 	campaign-test) echo "parallel openssh-client openssh-server rsync slurm-wlm munge" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm or campaign-test)" >&2; exit 2 ;;
+	# make report (the figures as SVG), and its test in a real browser
+	report) echo "gnuplot-nox" ;;
+	report-test) echo "gnuplot-nox chromium" ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm, campaign-test, report or report-test)" >&2; exit 2 ;;
 	esac
 }
 

@@ -384,21 +384,28 @@ Test(explain, pins_lower_bound_step_default_rule)
 	ab_explanation_free(&x);
 }
 
+/* A chain t0 -> t1 -> ... -> t<len> of RELUs into g (64 KiB); tensor t_i
+ * has 64 + (i % 7) * size_step bytes.  Returns the text's length. */
+static size_t chain_graph(char *g, int len, int size_step)
+{
+	size_t n = (size_t)sprintf(g, "graph chain\ntensor t0 input u8 64\n");
+
+	for (int i = 1; i <= len; i++)
+		n += (size_t)sprintf(g + n, "tensor t%d %s u8 %d\n", i,
+				     i == len ? "output" : "intermediate",
+				     64 + (i % 7) * size_step);
+	for (int i = 1; i <= len; i++)
+		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i,
+				     i - 1, i);
+	return n;
+}
+
 Test(explain, long_schedule_timeline_is_sampled)
 {
 	struct ab_explain_args a;
 	struct ab_explanation x;
 	char *g = malloc(1 << 16), *text;
-	size_t n = 0;
-
-	n += (size_t)sprintf(g + n, "graph chain\ntensor t0 input u8 64\n");
-	for (int i = 1; i <= 200; i++)
-		n += (size_t)sprintf(g + n, "tensor t%d %s u8 %d\n", i,
-				     i == 200 ? "output" : "intermediate",
-				     64 + (i % 7) * 16);
-	for (int i = 1; i <= 200; i++)
-		n += (size_t)sprintf(g + n, "op o%d RELU in=t%d out=t%d\n", i,
-				     i - 1, i);
+	size_t n = chain_graph(g, 200, 16);
 	conventions(&a, "tflite");
 	a.path = write_file("chain.graph", g, n);
 	a.timeline_rows = 10;
@@ -594,6 +601,288 @@ Test(explain, plot_draws_with_layout_gp)
 	cr_expect_eq(stat(svg, &st), 0, "no %s: %s", svg, out);
 	cr_expect_gt(st.st_size, 1000);
 	free(out);
+}
+
+/* ------------------------------------- the memory report (issue 16, 9) */
+
+/* The buffer holding the graph tensor named `name`. */
+static size_t buffer_named(const struct ab_explanation *x, const char *name)
+{
+	for (size_t i = 0; i < x->in.problem.n; i++)
+		if (!strcmp(name_of(x, i), name))
+			return i;
+	cr_assert_fail("no buffer %s", name);
+	return 0;
+}
+
+/* The hand graph under the default rule at alignment 1, planners given. */
+static void explain_hand_default(struct ab_explain_args *a,
+				 struct ab_explanation *x, const char *planners)
+{
+	conventions(a, "tflite");
+	a->load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+	a->plan.align = 1;
+	a->planners = planners;
+	a->path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	explain_ok(a, x);
+}
+
+/* The buffer-list row of tensor `name` in text: symbol, bytes, offset, end. */
+static void list_row(const char *text, const char *name, char *sym,
+		     char *bytes, char *off, char *end)
+{
+	const char *at = strstr(text, "\nbuffers of the best plan");
+	char want[64], got[64], first[32];
+
+	cr_assert_not_null(at, "%s", text);
+	snprintf(want, sizeof(want), "\n  ");
+	for (const char *l = strchr(at + 1, '\n'); l; l = strchr(l + 1, '\n')) {
+		if (sscanf(l + 1, " %1s %63s %31s %31s %31s %31s", sym, got, bytes,
+			   off, end, first) == 6 && !strcmp(got, name))
+			return;
+		if (l[1] == '\n')
+			break;
+	}
+	cr_assert_fail("no row for %s in the buffer list: %s", name, at);
+}
+
+Test(explain, buffer_list_offsets_by_hand)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	static const struct { const char *name, *sym, *bytes, *off, *end; } row[] = {
+		/* size_first_fit by hand, default rule, alignment 1: by size,
+		 * each at the lowest offset free over its lifetime:
+		 *   b   300 [1,2] -> 0
+		 *   a   200 [0,2] -> 300 (b is live at 1..2 below 300)
+		 *   in  100 [0,0] -> 0   (b starts at 1)
+		 *   ws   64 [1,1] -> 500 (b 0..300, a 300..500 live at 1)
+		 *   out  40 [3,3] -> 0   (nothing placed is live at 3)
+		 *   c    10 [2,3] -> 500 (b, a live at 2; out 0..40 at 3)
+		 * symbols by first use, ties by buffer index: in 0, a 1, b 2,
+		 * ws 3, c 4, out 5 (six buffers: none repeats). */
+		{ "in", "0", "100", "0", "100" },
+		{ "a", "1", "200", "300", "500" },
+		{ "b", "2", "300", "0", "300" },
+		{ "ws", "3", "64", "500", "564" },
+		{ "c", "4", "10", "500", "510" },
+		{ "out", "5", "40", "0", "40" },
+	};
+	char *text, *json, sym[4], bytes[32], off[32], end[32], want[160];
+
+	explain_hand_default(&a, &x, "size_first_fit");
+	cr_assert_eq(x.best, 0);
+	cr_expect_eq(x.best_plan.peak, 564);
+	text = text_of(&x, &a, false);
+	json = text_of(&x, &a, true);
+	expect_json(json);
+	cr_expect_eq(json_int(json, "schema_version"), AB_EXPLAIN_JSON_SCHEMA);
+	cr_expect_eq(AB_EXPLAIN_JSON_SCHEMA, 2);
+	for (size_t k = 0; k < sizeof(row) / sizeof(row[0]); k++) {
+		size_t i = buffer_named(&x, row[k].name);
+
+		cr_expect_eq(x.symbol[i], row[k].sym[0], "%s", row[k].name);
+		cr_expect_eq(x.best_plan.offset[i], strtoull(row[k].off, NULL, 10), "%s", row[k].name);
+		list_row(text, row[k].name, sym, bytes, off, end);
+		cr_expect_str_eq(sym, row[k].sym, "%s", row[k].name);
+		cr_expect_str_eq(bytes, row[k].bytes, "%s", row[k].name);
+		cr_expect_str_eq(off, row[k].off, "%s", row[k].name);
+		cr_expect_str_eq(end, row[k].end, "%s", row[k].name);
+		snprintf(want, sizeof(want), "\"name\": \"%s\", \"symbol\": \"%s\", \"bytes\": %s, \"offset\": %s,",
+			 row[k].name, row[k].sym, row[k].bytes, row[k].off);
+		cr_expect(strstr(json, want), "JSON lacks %s", want);
+	}
+	cr_expect(strstr(json, "\"plan\": {\"planner\": \"size_first_fit\", \"align_bytes\": 1, \"arena_bytes\": 564,"), "%s", json);
+	cr_expect(strstr(json, "\"runtime_extra\": null"), "no TFLite Micro note under tflite");
+	free(text);
+	free(json);
+	ab_explanation_free(&x);
+}
+
+/* More than 62 buffers: characters repeat once their holder has ended
+ * (a chain: no two live buffers share), and when more than 62 are live at
+ * once the clashes are counted and said.  Past 64 buffers the list comes
+ * on --buffers only. */
+Test(explain, symbols_past_62)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *g = malloc(1 << 16), *text;
+	size_t n;
+
+	/* chain t0 -> ... -> t70 under the default rule: t_k lives over
+	 * steps [k-1, k] (t0 [0, 0]).  First use orders t0..t70; t0..t61 take
+	 * the 62 characters 0-9a-zA-Z; t62 (first step 61) takes the one whose
+	 * holder ended earliest: t0's '0' (ended at 0), t63 takes t1's '1'. */
+	n = chain_graph(g, 70, 0);
+	conventions(&a, "tflite");
+	a.load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+	a.path = write_file("chain.graph", g, n);
+	explain_ok(&a, &x);
+	cr_expect_eq(x.symbol[buffer_named(&x, "t61")], 'Z');
+	cr_expect_eq(x.symbol[buffer_named(&x, "t62")], '0');
+	cr_expect_eq(x.symbol[buffer_named(&x, "t63")], '1');
+	cr_expect_eq(x.symbol_clashes, 0);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "(71 buffers, 62 characters: a character is reused once its buffer has ended,\n"
+			       "so buffers live at the same step always differ"), "%s", text);
+	cr_expect(strstr(text, "\nbuffers: 71 in the best plan; --buffers lists each"), "%s", text);
+	cr_expect_null(strstr(text, "buffers of the best plan"));
+	free(text);
+	a.buffers = true;
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "buffers of the best plan"), "%s", text);
+	free(text);
+	ab_explanation_free(&x);
+
+	/* 70 inputs read by one ADD and its output y: all 71 live at step 0,
+	 * so the 63rd to the 71st by first use (t62..t69, y) each take a
+	 * character whose holder is still live: 71 - 62 = 9 clashes. */
+	n = (size_t)sprintf(g, "graph wide\n");
+	for (int i = 0; i < 70; i++)
+		n += (size_t)sprintf(g + n, "tensor t%d input u8 64\n", i);
+	n += (size_t)sprintf(g + n, "tensor y output u8 64\nop add ADD in=");
+	for (int i = 0; i < 70; i++)
+		n += (size_t)sprintf(g + n, "%st%d", i ? "," : "", i);
+	n += (size_t)sprintf(g + n, " out=y\n");
+	a.path = write_file("wide.graph", g, n);
+	explain_ok(&a, &x);
+	cr_expect_eq(x.symbol_clashes, 9);
+	text = text_of(&x, &a, false);
+	cr_expect(strstr(text, "so 9 buffers share theirs with one live at the\nsame step"), "%s", text);
+	free(text);
+	free(g);
+	ab_explanation_free(&x);
+}
+
+/* On a tie the runtime's own planner names the best plan, then best_of,
+ * then the order the planners ran (--planners' order here). */
+Test(explain, best_label_tie_rule)
+{
+	static const struct { const char *runtime, *planners, *best; } c[] = {
+		{ "tflite", "size_first_fit,tflite_arena,tflm_greedy", "tflite_arena" },
+		{ "tflm", "size_first_fit,tflite_arena,tflm_greedy", "tflm_greedy" },
+		{ "tflite", "size_first_fit,tflm_greedy,best_of", "best_of" },
+		{ "tflite", "tflm_greedy,size_first_fit", "tflm_greedy" },
+	};
+
+	for (size_t t = 0; t < sizeof(c) / sizeof(c[0]); t++) {
+		struct ab_explain_args a;
+		struct ab_explanation x;
+
+		explain_hand_default(&a, &x, c[t].planners);
+		/* a tie: every planner meets the bound, 564 (computed by hand
+		 * in pins_lower_bound_step_default_rule) */
+		for (size_t k = 0; k < x.n_planners; k++)
+			cr_assert_eq(ab_explain_at(&x, k, 0)->row.check.peak_bytes, 564,
+				     "%s", ab_explain_at(&x, k, 0)->planner->name);
+		ab_explanation_free(&x);
+		/* the same planners under the runtime of the case */
+		conventions(&a, c[t].runtime);
+		a.load.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+		a.load.problem.round_to = 0;
+		a.plan.align = 1;
+		a.planners = c[t].planners;
+		a.path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+		explain_ok(&a, &x);
+		cr_assert_geq(x.best, 0);
+		cr_expect_str_eq(ab_explain_at(&x, (size_t)x.best, 0)->planner->name,
+				 c[t].best, "runtime %s, planners %s", c[t].runtime, c[t].planners);
+		ab_explanation_free(&x);
+	}
+}
+
+/* --plot's data: the size filter and the step window, by hand. */
+Test(explain, plot_data_window_and_size_filter)
+{
+	struct ab_explain_args a;
+	struct ab_explanation x;
+	char *plan = NULL, *live = NULL, want[256];
+	size_t plen = 0, llen = 0, shown = 0;
+	FILE *fp, *fl;
+
+	explain_hand_default(&a, &x, "size_first_fit");
+	a.plot_window = true;
+	a.plot_from = 1;
+	a.plot_to = 2;
+	a.plot_min_bytes = 100;
+	fp = open_memstream(&plan, &plen);
+	fl = open_memstream(&live, &llen);
+	cr_assert_eq(ab_explain_plot_data(fp, fl, &x, &a, &shown), 0);
+	fclose(fp);
+	fclose(fl);
+	/* steps 1..2, at least 100 bytes: in [0,0] ends before the window;
+	 * ws 64 and c 10 are too small; out [3,3] starts after it.  a [0,2]
+	 * is clipped to [1, 3) (upper = last + 1), b [1,2] is [1, 3); offsets
+	 * from buffer_list_offsets_by_hand: a 300, b 0. */
+	cr_expect_eq(shown, 2);
+	snprintf(want, sizeof(want), "id,lower,upper,size,offset,symbol\n%zu,1,3,200,300,1\n%zu,1,3,300,0,2\n",
+		 buffer_named(&x, "a"), buffer_named(&x, "b"));
+	if (buffer_named(&x, "b") < buffer_named(&x, "a"))
+		snprintf(want, sizeof(want), "id,lower,upper,size,offset,symbol\n%zu,1,3,300,0,2\n%zu,1,3,200,300,1\n",
+			 buffer_named(&x, "b"), buffer_named(&x, "a"));
+	cr_expect_str_eq(plan, want);
+	/* live bytes (every buffer): step 1 a+b+ws = 564, step 2 a+b+c = 510,
+	 * step 3 c+out = 50 (the step after the window closes the curve);
+	 * the bound is 564 */
+	cr_expect_str_eq(live, "step,live_bytes,lower_bound_bytes\n1,564,564\n2,510,564\n3,50,564\n");
+	free(plan);
+	free(live);
+	ab_explanation_free(&x);
+}
+
+/* Under --runtime tflm the text says what the planned arena leaves out,
+ * and the plot's axis uses TFLite Micro's steps. */
+Test(explain, tflm_says_what_comes_on_top)
+{
+	char *out = NULL, args[2 * PATH_MAX];
+	const char *path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	int code;
+
+	snprintf(args, sizeof(args), "explain '%s' --runtime tflm 2>&1", path);
+	code = run_cli(args, &out);
+	cr_expect_eq(code, 0, "%s", out);
+	cr_expect(strstr(out, "TFLite Micro: arena_bytes is the planned part of the arena only; the persistent tail"), "%s", out);
+	cr_expect(strstr(out, "and the kernels' scratch buffers not listed in the input come on top of it"), "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "explain '%s' 2>&1", path);
+	code = run_cli(args, &out);
+	cr_expect_null(strstr(out, "persistent tail"), "only under tflm");
+	free(out);
+}
+
+Test(explain, plot_options_are_checked)
+{
+	/* options, whether gnuplot must run for the error, the message */
+	static const struct { const char *opts; bool drawn; const char *msg; } c[] = {
+		{ "--plot-steps 1:2", false, "--plot-steps and --plot-min-bytes apply to --plot FILE" },
+		{ "--plot P --plot-steps 2:1", false, "--plot-steps expects FROM:TO, two steps with FROM <= TO, got '2:1'" },
+		{ "--plot P --plot-min-bytes 1x", false, "--plot-min-bytes expects a positive number of bytes" },
+		/* the hand graph has steps 0..3 under the tflite rule */
+		{ "--plot P --plot-steps 4:9", true, "has steps 0 to 3" },
+		{ "--plot P --plot-min-bytes 1MiB", true, "nothing to draw: no buffer of at least 1048576 bytes" },
+	};
+	const char *path = write_file("hand.graph", hand_graph, sizeof(hand_graph) - 1);
+	bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	char svg[PATH_MAX + 16];
+
+	snprintf(svg, sizeof(svg), "%s/p.svg", tmpdir);
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		char *out = NULL, args[3 * PATH_MAX], opts[PATH_MAX + 64];
+		const char *at = strstr(c[k].opts, "--plot P");
+		int code;
+
+		if (c[k].drawn && !gnuplot)
+			continue; /* found only once gnuplot would run */
+		snprintf(opts, sizeof(opts), "%s", c[k].opts);
+		if (at)
+			snprintf(opts, sizeof(opts), "--plot '%s'%s", svg, at + 8);
+		snprintf(args, sizeof(args), "explain '%s' %s 2>&1", path, opts);
+		code = run_cli(args, &out);
+		cr_expect_eq(code, 2, "%s: %s", opts, out);
+		cr_expect(strstr(out, c[k].msg), "%s: %s", opts, out);
+		free(out);
+	}
 }
 
 /* ----------------------------------------------- .tflite: names, shapes */

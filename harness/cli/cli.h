@@ -39,6 +39,9 @@ struct args {
 	const char *out;
 	const char *emit_plan, *emit_live, *plot;
 	uint64_t capacity; /* plan --capacity; 0 = not asked */
+	bool buffers, plot_window;    /* explain --buffers, --plot-steps */
+	uint64_t plot_min_bytes;      /* explain --plot-min-bytes */
+	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */
 	bool timing, quiet, json, header;
 	bool strict;            /* bench: an input needing --dim is an error */

@@ -56,6 +56,15 @@ int cmd_explain(struct args *a)
 	e.cost = a->cost;
 	e.json = a->json;
 	e.plot = a->plot;
+	e.buffers = a->buffers;
+	e.plot_min_bytes = a->plot_min_bytes;
+	e.plot_window = a->plot_window;
+	e.plot_from = a->plot_from;
+	e.plot_to = a->plot_to;
+	if (!e.plot && (a->plot_window || a->plot_min_bytes)) {
+		fprintf(stderr, "arenabench: explain: --plot-steps and --plot-min-bytes apply to --plot FILE\n");
+		return EXIT_USAGE;
+	}
 	if (e.plot && !ab_explain_plot_name_ok(e.plot)) {
 		fprintf(stderr, "arenabench: --plot %s: expected a .svg, .png or .pdf file name\n",
 			e.plot);

@@ -24,6 +24,7 @@ enum {
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
+	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -87,6 +88,12 @@ static const struct option_doc table[] = {
 	  "does it fit in C bytes (units B, KiB, MiB, GiB)? exit 0 fits, 3 does not, 4 unknown" },
 	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
 	  "draw the best plan with plots/layout.gp (.svg, .png or .pdf; needs gnuplot)" },
+	{ { "plot-min-bytes", required_argument, NULL, O_PLOT_MIN_BYTES }, CMD_EXPLAIN, "N",
+	  "--plot: hide buffers smaller than N bytes (units B, KiB, MiB, GiB)" },
+	{ { "plot-steps", required_argument, NULL, O_PLOT_STEPS }, CMD_EXPLAIN, "FROM:TO",
+	  "--plot: draw steps FROM to TO only (both included)" },
+	{ { "buffers", no_argument, NULL, O_BUFFERS }, CMD_EXPLAIN, NULL,
+	  "list every buffer with offset, size, lifetime and timeline character (default up to 64 buffers)" },
 	{ { "against", required_argument, NULL, O_AGAINST }, CMD_COMPARE, "Q",
 	  "compare: with --planner P, P against Q inside one CSV" },
 	{ { "ratios", required_argument, NULL, O_RATIOS }, CMD_COMPARE, "FILE",
@@ -400,6 +407,47 @@ static int parse_dim(const char *v, struct args *a)
 	return 0;
 }
 
+/* A positive number of bytes with an optional unit: the tiers' capacity
+ * syntax, one parser for every such option. */
+static int parse_bytes(const char *opt, const char *v, uint64_t *out)
+{
+	struct ab_error e = { { 0 } };
+	struct ab_tier t;
+	char spec[96];
+
+	snprintf(spec, sizeof(spec), "capacity:%s", v);
+	if (strlen(v) > 64 || ab_tier_parse(spec, &t, &e) || !t.capacity) {
+		fprintf(stderr, "arenabench: %s expects a positive number of bytes with an optional unit B, KiB, MiB or GiB, got '%s'\n",
+			opt, v);
+		return -EINVAL;
+	}
+	*out = t.capacity;
+	return 0;
+}
+
+/* FROM:TO, two steps with FROM <= TO. */
+static int parse_steps(const char *opt, const char *v, struct args *a)
+{
+	const char *colon = strchr(v, ':');
+	char from[32];
+	uint64_t f, t;
+
+	if (colon && (size_t)(colon - v) < sizeof(from)) {
+		memcpy(from, v, (size_t)(colon - v));
+		from[colon - v] = 0;
+	}
+	if (!colon || (size_t)(colon - v) >= sizeof(from) || scan_u64(from, &f) ||
+	    scan_u64(colon + 1, &t) || f > t || t > INT32_MAX - 1) {
+		fprintf(stderr, "arenabench: %s expects FROM:TO, two steps with FROM <= TO, got '%s'\n",
+			opt, v);
+		return -EINVAL;
+	}
+	a->plot_window = true;
+	a->plot_from = (int32_t)f;
+	a->plot_to = (int32_t)t;
+	return 0;
+}
+
 /* One option with its value v (NULL for flags). */
 static int set_option(int id, const char *o, const char *v, struct args *a)
 {
@@ -516,19 +564,15 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_EMIT_LIVE:
 		a->emit_live = v;
 		return 0;
-	case O_CAPACITY: {
-		/* the tiers' capacity syntax, one parser for both */
-		struct ab_tier t;
-		char spec[96];
-
-		snprintf(spec, sizeof(spec), "capacity:%s", v);
-		if (strlen(v) > 64 || ab_tier_parse(spec, &t, &e) || !t.capacity) {
-			fprintf(stderr, "arenabench: --capacity expects a positive number of bytes with an optional unit B, KiB, MiB or GiB, got '%s'\n", v);
-			return -EINVAL;
-		}
-		a->capacity = t.capacity;
+	case O_CAPACITY:
+		return parse_bytes(o, v, &a->capacity);
+	case O_PLOT_MIN_BYTES:
+		return parse_bytes(o, v, &a->plot_min_bytes);
+	case O_PLOT_STEPS:
+		return parse_steps(o, v, a);
+	case O_BUFFERS:
+		a->buffers = true;
 		return 0;
-	}
 	case O_PLOT:
 		a->plot = v;
 		return 0;

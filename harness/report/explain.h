@@ -4,9 +4,10 @@
  * against the lower bound, and what another strategy or alignment would
  * save.  Works on .tflite, .graph and .csv (minimalloc) inputs.
  *
- * Two layers: ab_explain() computes an ab_explanation (no printing; the
- * tests read it), and the writers write it as text or JSON to a stream;
- * ab_explain_plot() draws the best plan.  cli/cmd_explain.c is the command.
+ * Two layers: ab_explain() computes an ab_explanation (explain.c; no
+ * printing; the tests read it), and the writers write it as text
+ * (explain_text.c) or JSON (explain_json.c) to a stream; ab_explain_plot()
+ * draws the best plan (explain_plot.c).  cli/cmd_explain.c is the command.
  * Functions named as actions return 0 or a negative errno (err filled).
  */
 #ifndef AB_EXPLAIN_H
@@ -32,7 +33,17 @@ struct ab_explain_args {
 					 the working directory or the binary */
 	size_t timeline_rows;         /* 0 = 48; longer schedules are sampled */
 	int timeline_width;           /* 0 = 64 columns */
+	bool buffers;                 /* --buffers: list every buffer even
+					 above AB_EXPLAIN_LIST_MAX */
+	uint64_t plot_min_bytes;      /* --plot-min-bytes: hide smaller ones */
+	bool plot_window;             /* --plot-steps FROM:TO given */
+	int32_t plot_from, plot_to;   /* the steps drawn, both included */
 };
+
+/* Models with at most this many buffers list them all by default. */
+#define AB_EXPLAIN_LIST_MAX 64
+/* The JSON's "schema_version" (docs/explain.md says what each adds). */
+#define AB_EXPLAIN_JSON_SCHEMA 2
 
 #define AB_EXPLAIN_TOP 10
 #define AB_EXPLAIN_MAX_ALIGNS 4
@@ -74,6 +85,9 @@ struct ab_explanation {
 	size_t n_lb_live;             /* buffers live at lb_step ... */
 	size_t *lb_live;              /* ... by size, largest first */
 	char *symbol;                 /* timeline character of each buffer */
+	uint32_t *by_first_use;       /* buffer indices in first-use order */
+	size_t symbol_clashes;        /* buffers sharing their character with
+					 one live at their first step */
 	size_t n_largest;             /* the AB_EXPLAIN_TOP largest buffers */
 	size_t largest[AB_EXPLAIN_TOP];
 
@@ -130,8 +144,20 @@ typedef int (*ab_gnuplot_runner)(const char *gnuplot, const char *expr,
 /* Whether path ends in .svg, .png or .pdf. */
 bool ab_explain_plot_name_ok(const char *path);
 
-/* Draws the best plan with plots/layout.gp into a->plot: writes the plan
- * and live curve to a temporary directory and has `run` start gnuplot. */
+/* The data --plot draws, as plots/layout.gp reads it.  plan:
+ * id,lower,upper,size,offset,symbol[,arena], one row per buffer of the best
+ * plan of at least a->plot_min_bytes live inside the step window, its
+ * steps clipped to the window; live: step,live_bytes,lower_bound_bytes of
+ * every buffer (hidden ones included) inside the window.  *shown counts
+ * the rows.  0 or -EIO. */
+int ab_explain_plot_data(FILE *plan, FILE *live,
+			 const struct ab_explanation *x,
+			 const struct ab_explain_args *a, size_t *shown);
+
+/* Draws the best plan with plots/layout.gp into a->plot: writes the plot
+ * data to a temporary directory and has `run` start gnuplot, with the
+ * timeline symbols as labels and the runtime's step convention on the
+ * axis.  -EINVAL when the window or size filter leaves nothing to draw. */
 int ab_explain_plot(const struct ab_explanation *x,
 		    const struct ab_explain_args *a, ab_gnuplot_runner run,
 		    struct ab_error *err);

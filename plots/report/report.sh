@@ -1,0 +1,201 @@
+#!/bin/sh
+# plots/report/report.sh: one self-contained HTML page (`make report`).
+#
+#   sh plots/report/report.sh [A.csv B.csv]
+#
+# Without arguments it reports results/results.csv (the local run) or, when
+# there is none, the committed reference results/reference/results.csv.
+# With two bench CSVs it reports B and adds `arenabench compare A B` (text
+# and figure).  The page holds the provenance (the CSV, revision, dirty
+# flag, machine: from the .meta beside the CSV), the per-planner summary
+# (plots/report/summary.awk), every figure of plots/plots.sh drawn as SVG
+# and inlined (no file, script or network reference), in
+# $REPORT_OUT/index.html (default results/report/), written whole or not at
+# all.  Environment: REPORT_OUT, RESULTS_DIR (instead of results/), BUILD
+# (the arenabench build folder, default build).
+set -eu
+
+cd "$(dirname "$0")/../.."
+res=${RESULTS_DIR:-results}
+out=${REPORT_OUT:-$res/report}
+bin=${BUILD:-build}/arenabench
+
+say() { printf 'report: %s\n' "$*" >&2; }
+die() { printf 'report: %s\n' "$1" >&2; exit "${2:-1}"; }
+
+a=""; b=""
+case $# in
+0) ;;
+2) a=$1; b=$2 ;;
+*) die "usage: sh plots/report/report.sh [A.csv B.csv] (make report [A=old.csv B=new.csv])" 2 ;;
+esac
+for f in $a $b; do
+	[ -f "$f" ] && [ -r "$f" ] || die "$f: no such readable file (expected a bench CSV)" 2
+done
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (install it with: sh scripts/deps.sh report)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-report.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+# The run to report: B, the local run, or the committed reference.
+if [ -n "$b" ]; then
+	csv=$b
+	origin="given (B)"
+	# plots/plots.sh reads RESULTS_DIR/results.csv and its .meta
+	mkdir -p "$tmp/run"
+	cp "$b" "$tmp/run/results.csv"
+	[ ! -f "${b%.csv}.meta" ] || cp "${b%.csv}.meta" "$tmp/run/results.meta"
+	plots_res=$tmp/run
+elif [ -f "$res/results.csv" ]; then
+	csv=$res/results.csv
+	origin="local run"
+	plots_res=$res
+elif [ -f "$res/reference/results.csv" ]; then
+	csv=$res/reference/results.csv
+	origin="committed reference (no local run in $res/)"
+	plots_res=$res
+else
+	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
+fi
+meta=${csv%.csv}.meta
+say "reporting $csv ($origin)"
+
+esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+
+# Summary (fails on a CSV that is not a bench CSV).
+awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html" || die "$csv: not a bench CSV (above): $out/index.html not written" 2
+
+# Provenance rows: the .meta's keys, the ones a reader needs first.
+{
+	printf '<tr><th>results</th><td>%s</td></tr>\n' "$(printf '%s' "$csv" | esc)"
+	printf '<tr><th>origin</th><td>%s</td></tr>\n' "$(printf '%s' "$origin" | esc)"
+	if [ -f "$meta" ]; then
+		awk -F= '
+			function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+			{ sub(/\r$/, ""); k = $1; v = $0; sub(/^[^=]*=/, "", v); m[k] = v; order[++n] = k }
+			END {
+				d = m["git_dirty"]
+				printf "<tr><th>revision</th><td><code>%s</code>%s</td></tr>\n", esc(m["git_revision"] == "" ? "unknown" : m["git_revision"]), \
+					(d == "yes" || d == "1" || d == "true") ? " <strong class=\"bad\">dirty tree</strong>" : (d == "" ? " (dirty flag not recorded)" : " (clean tree)")
+				printf "<tr><th>machine</th><td>%s%s; %s</td></tr>\n", esc(m["cpu_model"] == "" ? "unknown CPU" : m["cpu_model"]), \
+					m["cores"] == "" ? "" : " (" esc(m["cores"]) " cores)", esc(m["kernel"])
+				for (i = 1; i <= n; i++) {
+					k = order[i]
+					if (k == "git_revision" || k == "git_dirty" || k == "cpu_model" || k == "cores" || k == "kernel") continue
+					printf "<tr><th>%s</th><td>%s</td></tr>\n", esc(k), esc(m[k])
+				}
+			}' "$meta"
+	else
+		printf '<tr><th>revision</th><td class="bad">unknown: no %s beside the CSV</td></tr>\n' "$(printf '%s' "${meta##*/}" | esc)"
+	fi
+	rev=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+	dirty=""
+	[ -z "$(git status --porcelain 2>/dev/null)" ] || dirty=" (dirty tree)"
+	printf '<tr><th>report drawn at</th><td><code>%s</code>%s; the figures and this page</td></tr>\n' "$rev" "$dirty"
+} > "$tmp/provenance.html"
+
+# Figures: every one of plots/plots.sh, as SVG.
+say "drawing the figures (plots/plots.sh, SVG)"
+if ! RESULTS_DIR=$plots_res PLOTS_OUT=$tmp/figs FORMATS=svg sh plots/plots.sh 2> "$tmp/plots.err"; then
+	cat "$tmp/plots.err" >&2
+	die "plots/plots.sh failed: $out/index.html not written"
+fi
+
+# The comparison, when two runs are given.
+: > "$tmp/compare.html"
+if [ -n "$a" ]; then
+	[ -x "$bin" ] || die "$bin not built (make): needed for the comparison"
+	rc=0
+	"$bin" compare "$a" "$b" --ratios "$tmp/ratios.txt" > "$tmp/compare.txt" 2> "$tmp/compare.err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		cat "$tmp/compare.err" >&2
+		die "arenabench compare $a $b failed (exit $rc): $out/index.html not written" "$rc"
+	fi
+	if [ -s "$tmp/ratios.txt" ]; then
+		gnuplot -e "datafile='$tmp/ratios.txt'; out='$tmp/figs/compare.svg'; title_a='$a'; title_b='$b'" plots/compare.gp ||
+			die "plots/compare.gp failed: $out/index.html not written"
+	fi
+	{
+		printf '<h2 id="compare">Comparison: A = %s, B = %s</h2>\n' "$(printf '%s' "$a" | esc)" "$(printf '%s' "$b" | esc)"
+		printf '<p>arenabench compare A B (docs/compare.md): rows matched by graph, planner, align and options.</p>\n<pre class="compare">'
+		esc < "$tmp/compare.txt"
+		printf '</pre>\n'
+	} > "$tmp/compare.html"
+fi
+
+# One figure: the SVG without its XML prolog and doctype, its ids made
+# unique to the figure (every gnuplot SVG uses the same ones).
+inline_svg() { # FILE PREFIX
+	sed -e '/^<?xml/d' -e '/^<!DOCTYPE/,/>$/d' \
+		-e "s/ id=\"/ id=\"$2-/g" -e "s/href=\"#/href=\"#$2-/g" -e "s/url(#/url(#$2-/g" "$1"
+}
+caption() {
+	case $1 in
+	overhead) echo "Peak / lower bound per planner and graph family" ;;
+	bytes) echo "Arena bytes per planner on selected graphs" ;;
+	cdf) echo "Distribution of peak / lower bound per planner" ;;
+	scaling) echo "Planning time against the number of buffers" ;;
+	sweep) echo "Alignment padding per planner" ;;
+	hyperfine) echo "Whole-command times (hyperfine)" ;;
+	hard-ratio) echo "Hard instances: peak / optimum" ;;
+	hard-profile) echo "Hard instances: the profile" ;;
+	compare) echo "Comparison: peak B / peak A for every matched row, sorted" ;;
+	layout_*) echo "Plan layout: ${1#layout_}" ;;
+	*) echo "$1" ;;
+	esac
+}
+: > "$tmp/figures.html"
+nfig=0
+for svg in $(ls "$tmp/figs"/*.svg 2>/dev/null | sort); do
+	name=$(basename "$svg" .svg)
+	nfig=$((nfig + 1))
+	{
+		printf '<figure class="plot" id="fig-%s" data-name="%s">\n' "$name" "$name"
+		inline_svg "$svg" "f$nfig"
+		printf '<figcaption>Figure %d. %s (<code>%s</code>)</figcaption>\n</figure>\n' "$nfig" "$(caption "$name" | esc)" "$name"
+	} >> "$tmp/figures.html"
+done
+[ "$nfig" -gt 0 ] || die "plots/plots.sh drew no figure: $out/index.html not written"
+skipped=$(sed -n 's/^plots: skipped://p' "$tmp/plots.err" | esc)
+
+{
+	cat <<'HEAD'
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>arenabench report</title>
+<style>
+body { font-family: sans-serif; max-width: 1060px; margin: 1em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+table.summary td:nth-child(n+2) { text-align: right; font-variant-numeric: tabular-nums; }
+.bad { color: #b00; }
+pre.compare { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
+figure.plot { margin: 1.5em 0; }
+figure.plot svg { max-width: 100%; height: auto; display: block; }
+figcaption { font-size: 0.9em; color: #444; }
+</style>
+</head>
+<body>
+<h1>arenabench report</h1>
+HEAD
+	printf '<p>%d figures, drawn from <code>%s</code> by <code>make report</code> (plots/report/report.sh).</p>\n' \
+		"$nfig" "$(printf '%s' "$csv" | esc)"
+	printf '<h2 id="provenance">Provenance</h2>\n<table class="provenance">\n'
+	cat "$tmp/provenance.html"
+	printf '</table>\n<h2 id="summary">Summary per planner</h2>\n'
+	printf '<p>x_bound = peak / lower bound (the most bytes live at one step; no plan can use less), geometric mean over the valid rows; a row is one graph at one alignment.</p>\n'
+	cat "$tmp/summary.html"
+	cat "$tmp/compare.html"
+	printf '<h2 id="figures">Figures</h2>\n'
+	[ -z "$skipped" ] || printf '<p>Not drawn (their CSV is missing):%s.</p>\n' "$skipped"
+	cat "$tmp/figures.html"
+	printf '</body>\n</html>\n'
+} > "$tmp/index.html"
+
+mkdir -p "$out"
+cp "$tmp/index.html" "$out/.index.html.tmp"
+mv -f "$out/.index.html.tmp" "$out/index.html"
+say "wrote $out/index.html ($nfig figures, $(wc -c < "$out/index.html") bytes)"
