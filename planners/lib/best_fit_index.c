@@ -16,7 +16,9 @@
  * it.  The top of U is the highest conflict end.  So each rule below is the
  * listing rule read over U's gaps, and the offsets are the same
  * (tests/test_mechanics.c pins them against the listing path and the
- * O(n^2) oracle).
+ * O(n^2) oracle).  XLA's rule also reads the heap size over every buffer
+ * before it in `order`; ff_place_xla_batches below keeps that exact in
+ * time-local batches.
  */
 #include <errno.h>
 #include <stdlib.h>
