@@ -541,24 +541,28 @@ static bool has_empty(const struct ab_problem *p)
 	return false;
 }
 
-/* ab_best_fit_place at the given spacing and batch against `want`. */
-static void expect_index_rule(const struct ab_problem *p,
-			      const struct ab_plan_options *o,
-			      const uint32_t *order, int rule, uint32_t w,
-			      size_t batch, const uint64_t *want, uint64_t seed)
+/* ab_best_fit_place at the given spacing and batch against `want`;
+ * returns the XLA choices that waited for batch-mates (see
+ * best_fit_index.c). */
+static uint64_t expect_index_rule(const struct ab_problem *p,
+				  const struct ab_plan_options *o,
+				  const uint32_t *order, int rule, uint32_t w,
+				  size_t batch, const uint64_t *want,
+				  uint64_t seed)
 {
 	struct ab_first_fit_config cfg = { w, batch, 1 };
+	struct ab_first_fit_stats st = { 0 };
 	uint64_t *got = calloc(p->n + 1, sizeof(*got)), top, high = 0;
 	int rc;
 
 	cr_assert_not_null(got);
 	rc = ab_best_fit_place(p, o, order, p->n, index_rule[rule], &cfg, got,
-			       &top, NULL);
+			       &top, &st);
 	if (index_rule[rule] == AB_INDEX_BEST_FIT && has_empty(p)) {
 		/* ab_place_in_order indexes zero-size buffers: listing's */
 		cr_assert_eq(rc, 1, "seed %llu", (unsigned long long)seed);
 		free(got);
-		return;
+		return 0;
 	}
 	cr_assert_eq(rc, 0);
 	for (size_t i = 0; i < p->n; i++) {
@@ -573,6 +577,7 @@ static void expect_index_rule(const struct ab_problem *p,
 	cr_assert_eq(top, high, "%s seed %llu", rule_name[rule],
 		     (unsigned long long)seed);
 	free(got);
+	return st.xla_waits;
 }
 
 /* The three rules through the index at forced spacings and batches, on the
@@ -581,6 +586,8 @@ static void expect_index_rule(const struct ab_problem *p,
  * the same problems with every size at least 1. */
 Test(mechanics, best_fit_index_matches_oracle)
 {
+	uint64_t xla_waits = 0;
+
 	for (uint64_t seed = 1; seed <= PROBLEMS; seed++)
 	for (int nonzero = 0; nonzero < 2; nonzero++) {
 		struct ab_problem p = { 0 };
@@ -604,14 +611,18 @@ Test(mechanics, best_fit_index_matches_oracle)
 				static const size_t batch[] = { 1, 3, 0 };
 
 				for (size_t b = 0; b < 3; b++)
-					expect_index_rule(&p, &o, order, rule, w,
-							  batch[b], want, seed);
+					xla_waits += expect_index_rule(&p, &o, order,
+								       rule, w,
+								       batch[b],
+								       want, seed);
 			}
 			free(order);
 			free(want);
 		}
 		ab_problem_free(&p);
 	}
+	/* XLA's batches were taken, and some choices had to wait */
+	cr_assert_gt(xla_waits, 0);
 }
 
 /*
@@ -670,6 +681,58 @@ Test(mechanics, best_fit_index_by_hand)
 			     rule_name[rule], w, (unsigned long long)off[6]);
 		cr_assert_eq(off[7], 0);
 		cr_assert_eq(top, 136u);
+	}
+	ab_problem_free(&p);
+}
+
+/*
+ * XLA in time-local batches, by hand: a choice that must wait for a
+ * batch-mate placed later in time.  Steps 0..4, XLA's order = index order,
+ * batches of 4: {0, 1, 2, 3} and {4, 5, 6}; alignment 1.
+ *   0 P0 [0,2] 8   1 G [0,0] 6   2 P1 [0,2] 6   3 G2 [0,0] 5
+ *   4 Q [3,4] 25   5 u [3,4] 5   6 X [1,2] 4
+ * First batch (all live at step 0, so in order, each on top of the one
+ * before): 0, 8, 14, 20; heap size 25.
+ * Second batch by first use: X (step 1), then Q and u (step 3); neither
+ * overlaps X, so X comes first.  X meets P0 [0,8) and P1 [14,20): gap
+ * [8,14), room 6; top 20.  XLA in order gives X the heap size after Q and
+ * u: Q meets nothing (everything before ends by step 2) -> 0, end 25; u
+ * meets Q -> 25, end 30.  With heap 30 the top chunk [20,30) has room 10,
+ * not below 6, so X goes to the gap: 8.  With only the first batch's heap
+ * (25) the top chunk [20,25) would have room 5 < 6 and X would go to 20:
+ * so X's choice is not settled at 25 (25 < top 20 + room 6), it waits for
+ * Q and u, placed first in order (0 and 25), and takes 8.  One wait.
+ */
+Test(mechanics, xla_batches_by_hand)
+{
+	static const int32_t first[] = { 0, 0, 0, 0, 3, 3, 1 };
+	static const int32_t last[] = { 2, 0, 2, 0, 4, 4, 2 };
+	static const uint64_t size[] = { 8, 6, 6, 5, 25, 5, 4 };
+	static const uint64_t want[] = { 0, 8, 14, 20, 0, 25, 8 };
+	uint32_t order[7] = { 0, 1, 2, 3, 4, 5, 6 };
+	struct ab_problem p = { 0 };
+	struct ab_plan_options o = { .align = 1 };
+
+	cr_assert_eq(ab_problem_alloc(&p, 7), 0);
+	p.steps = 5;
+	for (uint32_t i = 0; i < 7; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
+					      .first = first[i], .last = last[i] };
+		p.id[i] = i;
+	}
+	for (uint32_t w = 1; w <= 4; w *= 2) {
+		struct ab_first_fit_config cfg = { w, 4, 1 };
+		struct ab_first_fit_stats st = { 0 };
+		uint64_t off[7] = { 0 }, top;
+
+		cr_assert_eq(ab_best_fit_place(&p, &o, order, 7, AB_INDEX_XLA,
+					       &cfg, off, &top, &st), 0);
+		for (size_t i = 0; i < 7; i++)
+			cr_assert_eq(off[i], want[i], "spacing %u: buffer %zu at %llu",
+				     w, i, (unsigned long long)off[i]);
+		cr_assert_eq(top, 30u);
+		cr_assert_eq(st.batch, 4u);
+		cr_assert_eq(st.xla_waits, 1u, "spacing %u", w);
 	}
 	ab_problem_free(&p);
 }

@@ -16,21 +16,19 @@
  * it.  The top of U is the highest conflict end.  So each rule below is the
  * listing rule read over U's gaps, and the offsets are the same
  * (tests/test_mechanics.c pins them against the listing path and the
- * O(n^2) oracle).
+ * O(n^2) oracle).  XLA's rule also reads the heap size over every buffer
+ * before it in `order`; ff_place_xla_batches below keeps that exact in
+ * time-local batches.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/first_fit_internal.h"
 
-/* A rule's state over the gaps seen so far. */
-struct pick {
-	uint64_t best, room; /* chosen offset (UINT64_MAX: none), its room */
-};
-
 /* Takes gap [c, o); true when no later gap can win (a room of exactly
  * size: every rule needs a room >= size and a strictly smaller one). */
-static bool take_gap(struct pick *pk, enum ab_index_rule rule, uint64_t c,
+static bool take_gap(struct bf_pick *pk, enum ab_index_rule rule, uint64_t c,
 		     uint64_t o, uint64_t size, uint64_t align)
 {
 	uint64_t start = ab_align_up(c, align);
@@ -53,18 +51,35 @@ static bool blocked_at(const struct pool *pl, const struct fun *f,
 	return pw_chunk_of(pl, f, at->r)->val[at->k] >= a;
 }
 
+/* XLA's choice from its pick and the heap size: the top chunk [top,
+ * heap) when it holds the buffer and is smaller than the best gap, else
+ * the best gap, else the top. */
+static uint64_t xla_choice(const struct bf_pick *pk, uint64_t size,
+			   uint64_t heap)
+{
+	if (heap > pk->top && heap - pk->top >= size && heap - pk->top < pk->room)
+		return pk->top;
+	return pk->best != UINT64_MAX ? pk->best : pk->top;
+}
+
 uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
-		     uint64_t align, enum ab_index_rule rule, uint64_t heap)
+		     uint64_t align, enum ab_index_rule rule, uint64_t heap,
+		     struct bf_pick *out)
 {
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
-	struct pick pk = { UINT64_MAX, UINT64_MAX };
+	struct bf_pick pk = { UINT64_MAX, UINT64_MAX, 0 };
 	struct at at = { 0, 0 };
 	uint64_t end = 0; /* doubled end of the run below */
 	uint32_t j = 0;
-	uint64_t off;
 
+	/* the walk reads every chunk that straddles a, up to U's top, one
+	 * after the other: ask for them all at once, so that their lines
+	 * arrive in parallel instead of one chunk's latency per step */
+	for (uint32_t r = 0; r < f->n; r++)
+		if (f->vmin[r] < a && f->vmax[r] >= a)
+			pw_prefetch_chunk(pw_chunk_of(&ix->pool, f, r));
 	for (;;) {
 		uint64_t s = UINT64_MAX, e;
 		bool grew;
@@ -87,8 +102,11 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		if (s == UINT64_MAX)
 			break;
 		ix->st.walk_steps++;
-		if (s > end && take_gap(&pk, rule, end >> 1, s >> 1, size, align))
+		if (s > end && take_gap(&pk, rule, end >> 1, s >> 1, size, align)) {
+			if (out)
+				*out = pk; /* an exact fit: nothing else can win */
 			return pk.best;
+		}
 		/* the run from s: H_T's blocked stretch and the list entries
 		 * starting in it, in turn, until neither reaches further */
 		e = s;
@@ -110,11 +128,146 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		} while (grew && blocked_at(&ix->pool, f, &at, e, a));
 		end = e;
 	}
-	off = ab_align_up(end >> 1, align);
-	if (rule == AB_INDEX_XLA && heap > off && heap - off >= size &&
-	    heap - off < pk.room)
-		return off; /* the top chunk, below the heap size */
-	return pk.best != UINT64_MAX ? pk.best : off;
+	pk.top = ab_align_up(end >> 1, align);
+	if (out)
+		*out = pk;
+	if (rule == AB_INDEX_XLA)
+		return xla_choice(&pk, size, heap);
+	return pk.best != UINT64_MAX ? pk.best : pk.top;
+}
+
+/* ------------------------------------------------ XLA in batches */
+
+/*
+ * XLA's heap size for a buffer is the highest end over every buffer before
+ * it in `order`, not only the overlapping ones.  In a time-local batch a
+ * buffer comes after the batch-mates that precede it in `order` and
+ * overlap it, but others that precede it may not be placed yet.  So each
+ * buffer is asked with the heap size over what is placed (the batch's
+ * slots, by position in `order`, in a prefix-max tree), and its choice is
+ * kept only when it is settled: the same for every heap size at least
+ * that one.  XLA's choice depends on the heap size h only through "the top
+ * chunk [top, h) holds the buffer and is smaller than the best gap", true
+ * for h in [top + size, top + room); so it is settled when no gap holds
+ * the buffer, when room = size, or when h >= top + room already.  When it
+ * is not, the batch-mates before it in `order` that are still waiting are
+ * placed first, in `order` (each with every predecessor placed: its exact
+ * heap size), and then it takes its choice with the exact heap size.
+ * Those batch-mates do not overlap it (the time-local order put the
+ * overlapping ones before it), so its pick does not change.  Every buffer
+ * is thus placed with XLA's own heap size and pick, and the offsets are
+ * XLA's in `order`.
+ */
+struct xla_batch {
+	uint32_t *slot;  /* by buffer: position in order */
+	uint64_t *tree;  /* Fenwick prefix max of ends over the batch's slots */
+	uint8_t *done;   /* by slot of the batch */
+	size_t b0, nb;   /* the batch: order[b0 .. b0 + nb) */
+	size_t low;      /* every slot below is placed */
+	uint64_t heap0;  /* the heap size before the batch */
+};
+
+/* The heap size over the batch's placed slots below k. */
+static uint64_t heap_below(const struct xla_batch *xb, size_t k)
+{
+	uint64_t h = xb->heap0;
+
+	for (; k; k &= k - 1)
+		if (xb->tree[k] > h)
+			h = xb->tree[k];
+	return h;
+}
+
+/* Slot k (buffer i, asking as schedule position pos) placed at x. */
+static int xla_put(struct xla_batch *xb, struct index *ix,
+		   const struct ranks *r, uint32_t i, size_t k, size_t pos,
+		   uint64_t x, uint64_t size, uint64_t *offsets, uint64_t *top)
+{
+	offsets[i] = x;
+	if (x + size > *top)
+		*top = x + size;
+	xb->done[k] = 1;
+	for (size_t t = k + 1; t <= xb->nb; t += t & -t)
+		if (x + size > xb->tree[t])
+			xb->tree[t] = x + size;
+	while (xb->low < xb->nb && xb->done[xb->low])
+		xb->low++;
+	return ff_place(ix, r->first[i], r->last[i], pos, x, size);
+}
+
+int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
+			 const struct ab_plan_options *o,
+			 const uint32_t *order, const size_t *ends,
+			 const struct ranks *r, uint64_t *offsets,
+			 uint64_t *top)
+{
+	struct xla_batch xb = { 0 };
+	struct index *ix = &rn->ix;
+	size_t longest = 0;
+	int rc = -ENOMEM;
+
+	for (size_t b0 = 0, q = 0; b0 < rn->m; b0 = ends[q++])
+		if (ends[q] - b0 > longest)
+			longest = ends[q] - b0;
+	xb.slot = malloc((p->n + 1) * sizeof(*xb.slot));
+	xb.tree = malloc((longest + 1) * sizeof(*xb.tree));
+	xb.done = malloc(longest + 1);
+	if (!xb.slot || !xb.tree || !xb.done)
+		goto out;
+	for (size_t j = 0; j < rn->m; j++)
+		xb.slot[order[j]] = (uint32_t)j;
+	rc = 0;
+	*top = 0;
+	for (size_t b0 = 0, q = 0; b0 < rn->m && !rc; b0 = ends[q++]) {
+		xb.b0 = b0;
+		xb.nb = ends[q] - b0;
+		xb.low = 0;
+		xb.heap0 = *top;
+		memset(xb.tree, 0, (xb.nb + 1) * sizeof(*xb.tree));
+		memset(xb.done, 0, xb.nb);
+		for (size_t j = b0; j < ends[q] && !rc; j++) {
+			uint32_t i = rn->sched[j];
+			size_t k = xb.slot[i] - b0;
+			uint64_t size = p->buf[i].size, h = heap_below(&xb, k);
+			struct bf_pick pk;
+
+			if (xb.done[k])
+				continue; /* placed early, in order */
+			ff_best_fit(ix, rn->sf[j], rn->sl[j], size,
+				    ab_effective_align(p, i, o), AB_INDEX_XLA, h,
+				    &pk);
+			if (xb.low < k && pk.best != UINT64_MAX &&
+			    pk.room != size && h < pk.top + pk.room) {
+				/* not settled: the waiting predecessors first;
+				 * any buffer from position j on may ask what
+				 * they paint */
+				ix->st.xla_waits++;
+				while (!rc && xb.low < k) {
+					size_t s = xb.low;
+					uint32_t u = order[b0 + s];
+
+					rc = xla_put(&xb, ix, r, u, s, j - 1,
+						     ff_best_fit(ix, r->first[u],
+								 r->last[u],
+								 p->buf[u].size,
+								 ab_effective_align(p, u, o),
+								 AB_INDEX_XLA,
+								 heap_below(&xb, s), NULL),
+						     p->buf[u].size, offsets, top);
+				}
+				h = heap_below(&xb, k);
+			}
+			if (!rc)
+				rc = xla_put(&xb, ix, r, i, k, j,
+					     xla_choice(&pk, size, h), size,
+					     offsets, top);
+		}
+	}
+out:
+	free(xb.slot);
+	free(xb.tree);
+	free(xb.done);
+	return rc;
 }
 
 /* order[0..m) without its zero-size buffers (offset 0), into *kept. */

@@ -67,7 +67,9 @@
  *    when its aligned room is below the best's unaligned room);
  *  - AB_INDEX_XLA: XLA FindChunkCandidate, with the top chunk [top of the
  *    conflicts, heap size) where the heap size is the highest end over
- *    every buffer placed before (so XLA keeps `order` itself: no batches).
+ *    every buffer before it in `order`; in time-local batches a choice the
+ *    heap size could still change waits for the batch-mates before it
+ *    (best_fit_index.c), so the offsets are those of `order` itself.
  * Costs per best-fit query: the pieces of H_T up to the top of the union
  * in chunks that straddle the threshold (whole chunks on one side are
  * stepped over), plus the gap list; it stops early on a gap of exactly
@@ -89,6 +91,9 @@ struct ab_first_fit_stats {
 	uint64_t paints;    /* function updates */
 	uint64_t list_scanned; /* gap-list entries looked at */
 	uint64_t pieces;    /* pieces held by all functions at the end */
+	uint64_t xla_waits; /* XLA in batches: buffers whose choice waited
+			     * for the batch-mates before them (see
+			     * best_fit_index.c) */
 };
 
 /* The spacing the index would use for order[0..m) (a power of two), or 0

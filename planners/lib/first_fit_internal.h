@@ -77,11 +77,29 @@ size_t ff_choose_batch(const struct ranks *r, size_t m);
  * run's schedule. */
 uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		      uint64_t align, uint64_t from);
+/* A best-fit rule's pick over the gaps of the conflicts' union: the chosen
+ * gap's offset (UINT64_MAX: no gap holds the buffer), its room, and the
+ * union's aligned top (0 when the walk stopped on an exact fit). */
+struct bf_pick {
+	uint64_t best, room, top;
+};
+
 /* The same buffer's answer under a best-fit rule (best_fit_index.c): every
- * gap of the conflicts' union, walked in address order; heap = highest end
- * over all buffers placed so far (XLA's rule reads it). */
+ * gap of the conflicts' union, walked in address order; heap = XLA's heap
+ * size (the highest end over the buffers before it in `order`), read by
+ * AB_INDEX_XLA only.  The pick into *out when out is not NULL. */
 uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
-		     uint64_t align, enum ab_index_rule rule, uint64_t heap);
+		     uint64_t align, enum ab_index_rule rule, uint64_t heap,
+		     struct bf_pick *out);
+
+/* XLA's rule in time-local batches (best_fit_index.c says how the heap
+ * size is kept exact): the placement loop of a one-thread run whose
+ * schedule was cut at ends[] (batch > 1).  Fills offsets and *top. */
+int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
+			 const struct ab_plan_options *o,
+			 const uint32_t *order, const size_t *ends,
+			 const struct ranks *r, uint64_t *offsets,
+			 uint64_t *top);
 int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 	     uint64_t x, uint64_t size);
 

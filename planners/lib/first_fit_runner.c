@@ -85,6 +85,12 @@ static void *side_main(void *arg)
 	 * only once this side has arrived at a meeting */
 	rc = ff_run_init(rn, sd->r, sd->order, sd->m, sd->spacing, sd->ends,
 		      sd->batch, !sd->leader);
+	if (!rc && sd->rule == AB_INDEX_XLA && sd->batch > 1 && !mt) {
+		sd->rc = ff_place_xla_batches(rn, sd->p, sd->o, sd->order,
+					      sd->ends, sd->r, sd->offsets,
+					      &sd->top);
+		return NULL;
+	}
 	for (size_t j = 0; j < rn->m && !rc; j++) {
 		uint32_t i = rn->sched[j];
 		uint64_t size = sd->p->buf[i].size, x;
@@ -95,7 +101,8 @@ static void *side_main(void *arg)
 				    ? ff_first_fit(&rn->ix, rn->sf[j], rn->sl[j],
 						   size, align, 0)
 				    : ff_best_fit(&rn->ix, rn->sf[j], rn->sl[j],
-						  size, align, sd->rule, sd->top);
+						  size, align, sd->rule, sd->top,
+						  NULL);
 			sd->offsets[i] = x;
 		} else if (!sd->leader) {
 			mt->buffer = i;
@@ -310,10 +317,6 @@ int ff_place_ranked(const struct ab_problem *p,
 	size_t batch = cfg && cfg->batch ? cfg->batch : ff_choose_batch(r, m);
 	unsigned threads = cfg && cfg->threads ? cfg->threads
 			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;
-	/* XLA's top chunk reads the heap size over all buffers placed before
-	 * (not only the overlapping ones): only `order` itself keeps it */
-	if (rule == AB_INDEX_XLA)
-		batch = 1;
 	if (rule != AB_INDEX_FIRST_FIT)
 		threads = 1;
 	struct side one = { 0 };
