@@ -193,22 +193,30 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
 		goto out;
 	}
-	mpath = meta_path(a->out);
-	if (!mpath || ab_atomic_open(&csv, a->out, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
-	}
-	if (ab_atomic_open(&meta, mpath, &err)) {
-		ab_atomic_abort(&csv);
+	if (ab_atomic_open(&csv, a->out, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		goto out;
 	}
 	ab_rows_write_csv(csv.f, &rows);
-	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
-	/* the CSV and its .meta are replaced together or not at all */
-	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
+	if (csv.in_place) {
+		/* stdout, a device or a FIFO: no file beside it for a .meta */
+		if (ab_atomic_commit(&csv, &err)) {
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+			goto out;
+		}
+	} else {
+		mpath = meta_path(a->out);
+		if (!mpath || ab_atomic_open(&meta, mpath, &err)) {
+			ab_atomic_abort(&csv);
+			fprintf(stderr, "arenabench: %s\n", mpath ? err.msg : "out of memory");
+			goto out;
+		}
+		ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
+		/* the CSV and its .meta are replaced together or not at all */
+		if (ab_atomic_commit_pair(&csv, &meta, &err)) {
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+			goto out;
+		}
 	}
 	if (!a->quiet) {
 		print_summary(&rows, planners, n_planners);

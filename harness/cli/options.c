@@ -633,13 +633,56 @@ int cli_planners(const struct args *a, const struct ab_planner ***out,
 	return rc;
 }
 
+int cli_graph_options(const struct args *a, char *names, size_t len)
+{
+	const struct { bool given; const char *name; } opt[] = {
+		{ a->lifetimes_given, "--lifetimes" },
+		{ a->round_given, "--round" },
+		{ a->load.problem.exclude_scratch, "--no-scratch" },
+		{ a->load.problem.inplace, "--inplace" },
+		{ a->load.reorder.method != AB_REORDER_NONE, "--reorder" },
+	};
+	size_t k = 0;
+	int n = 0;
+
+	names[0] = 0;
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		if (opt[i].given && k < len)
+			k += (size_t)snprintf(names + k, len - k, "%s%s",
+					      n++ ? ", " : "", opt[i].name);
+	return n;
+}
+
 int cli_inputs(const struct args *a, char ***files, size_t *n)
 {
 	struct ab_error err = { { 0 } };
+	char names[128];
+	size_t csv = 0;
 	int rc = ab_expand_inputs((const char *const *)a->pos, a->n_pos,
 				  AB_INPUT_ANY, false, files, n, NULL, &err);
 
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
-	return rc;
+		return rc;
+	}
+	/* an option that some inputs cannot take: a warning, and their rows
+	 * record what took effect (ab_load_in_effect) */
+	for (size_t i = 0; i < *n; i++) {
+		size_t len = strlen((*files)[i]);
+
+		csv += len >= 4 && !strcmp((*files)[i] + len - 4, ".csv");
+	}
+	if (csv && csv == *n && cli_graph_options(a, names, sizeof(names))) {
+		fprintf(stderr, "arenabench: %s %s to operator graphs (.graph, .tflite, .onnx), and every input is a minimalloc CSV: a CSV gives its lifetimes and sizes as they are (nothing done)\n",
+			names, strchr(names, ',') ? "apply" : "applies");
+		ab_free_inputs(*files, *n);
+		*files = NULL;
+		*n = 0;
+		return -EINVAL;
+	}
+	if (csv && cli_graph_options(a, names, sizeof(names)))
+		fprintf(stderr, "arenabench: warning: %s %s no effect on the %zu minimalloc CSV input%s of %zu (no operators: lifetimes and sizes are as given); their rows record what took effect\n",
+			names, strchr(names, ',') ? "have" : "has", csv,
+			csv == 1 ? "" : "s", *n);
+	return 0;
 }

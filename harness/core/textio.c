@@ -277,22 +277,26 @@ static void atomic_done(struct ab_atomic_file *af)
 	memset(af, 0, sizeof(*af));
 }
 
-int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+/* Renames a finished file over its path (nothing to do in place). */
+static int atomic_rename(struct ab_atomic_file *af, struct ab_error *err)
 {
-	int rc = atomic_finish(af, err);
-
-	if (rc)
-		return rc;
 	if (!af->in_place && rename(af->tmp, af->path) != 0) {
 		int e = errno;
+		int rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
+				 strerror(e));
 
-		rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
-			     strerror(e));
 		ab_atomic_abort(af);
 		return rc;
 	}
 	atomic_done(af);
 	return 0;
+}
+
+int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+{
+	int rc = atomic_finish(af, err);
+
+	return rc ? rc : atomic_rename(af, err);
 }
 
 int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
@@ -312,9 +316,10 @@ int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
 		return rc;
 	}
 	if (a->in_place || b->in_place) {
-		rc = ab_atomic_commit(b, err);
+		/* both are written out already: only renames are left */
+		rc = atomic_rename(b, err);
 		if (!rc)
-			rc = ab_atomic_commit(a, err);
+			rc = atomic_rename(a, err);
 		else
 			ab_atomic_abort(a);
 		return rc;
