@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tflite_writer.h"
 
 #ifndef AB_BUILD_DIR
 #define AB_BUILD_DIR "build"
@@ -56,6 +57,28 @@ static void expect(const char *args, int code, const char *message)
 static void file(const char *name, const char *text)
 {
 	tu_write_file(dir, name, text);
+}
+
+static void file_bytes(const char *name, const void *data, size_t len)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(data, 1, len, f), len);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* The names in dir, sorted, one a line ("" when empty). */
+static char *listing(void)
+{
+	char cmd[400], *out = NULL;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | sort", dir);
+	cr_assert_eq(tu_run(cmd, &out), 0);
+	return out;
 }
 
 /* A FIFO with no writer must not hang (timeout 10 would kill it: exit
@@ -235,4 +258,136 @@ Test(edges, results_and_meta_are_replaced_together)
 	cr_expect(n1 == n2 && !memcmp(before, after, n1), "r.csv changed without its .meta");
 	free(before);
 	free(after);
+}
+
+/* An option that no input can take is an error before any work (the
+ * plan, bench and stats paths), and a mix of kinds is a warning whose CSV
+ * rows record only what took effect.  g.csv is [0,2) and [1,3), 8 bytes
+ * each. */
+Test(edges, graph_options_on_a_csv_are_refused_or_warned)
+{
+	char *out = NULL, *before, *after, p[512], *row;
+	size_t n;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+	expect("plan g.csv --planner linear --reorder beam", 2,
+	       "arenabench: --reorder applies to operator graphs (.graph, .tflite, .onnx), and g.csv is a .csv: a minimalloc CSV gives its lifetimes and sizes as they are (nothing done)");
+	expect("plan g.csv --planner linear --inplace --round 16", 2,
+	       "arenabench: --round, --inplace apply to operator graphs");
+	expect("plan g.csv --planner linear --lifetimes tflm", 2, "--lifetimes applies to operator graphs");
+	expect("plan g.csv --planner linear --no-scratch", 2, "--no-scratch applies to operator graphs");
+	expect("stats g.csv --reorder greedy", 2, "--reorder applies to operator graphs");
+	/* a folder of CSVs only: refused after expansion, nothing written */
+	snprintf(p, sizeof(p), "%s/csvs", dir);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	file("csvs/a.csv", "id,lower,upper,size\n0,0,2,8\n");
+	file("r.csv", "old\n");
+	before = listing();
+	expect("bench csvs --no-timing --quiet --planners linear --reorder greedy --out r.csv", 2,
+	       "arenabench: --reorder applies to operator graphs (.graph, .tflite, .onnx), and every input is a minimalloc CSV");
+	after = listing();
+	cr_expect_str_eq(after, before, "files changed");
+	free(before);
+	free(after);
+	/* a mix: one warning, and the CSV row says reorder=none while the
+	 * graph's says greedy */
+	file("csvs/b.graph", "graph b\ntensor x input f32 2\ntensor y output f32 2\nop r RELU in=x out=y\n");
+	cr_expect_eq(ab("bench csvs --no-timing --quiet --planners linear --align 1 --reorder greedy --out r.csv", &out), 0, "%s", out);
+	cr_expect_str_eq(out, "arenabench: warning: --reorder has no effect on the 1 minimalloc CSV input of 2 (no operators: lifetimes and sizes are as given); their rows record what took effect\n");
+	free(out);
+	snprintf(p, sizeof(p), "%s/r.csv", dir);
+	out = tu_slurp(p, &n);
+	cr_assert_not_null(out);
+	row = strstr(out, "\n3,a,minimalloc,");
+	cr_assert_not_null(row, "%s", out);
+	cr_expect(strstr(row, ";inplace=no;reorder=none,") && strstr(row, ";inplace=no;reorder=none,") < strchr(row + 1, '\n'), "%s", out);
+	row = strstr(out, "\n3,b,");
+	cr_assert_not_null(row, "%s", out);
+	cr_expect(strstr(row, ";inplace=no;reorder=greedy,") != NULL, "%s", out);
+	free(out);
+	/* --runtime tflm sets rounding for graphs: a CSV row records round=1 */
+	cr_expect_eq(ab("plan g.csv --planner linear --runtime tflm", &out), 0);
+	free(out);
+}
+
+/* Google Benchmark would take 0 repetitions and leave every timing column
+ * empty: refused before any work, nothing written. */
+Test(edges, benchmark_flags_outside_their_range_are_refused)
+{
+	char *before, *after;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	before = listing();
+	expect("bench g.csv --planners linear --benchmark_repetitions=0 --out r.csv", 2,
+	       "arenabench: --benchmark_repetitions expects a number of repetitions from 1 to 1000000, got '0' (nothing done)");
+	expect("bench g.csv --planners linear --benchmark_repetitions=-3 --out r.csv", 2, "got '-3'");
+	expect("bench g.csv --planners linear --benchmark_min_time=nan --out r.csv", 2,
+	       "arenabench: --benchmark_min_time expects seconds from 0 to 1e+09 (a plain number), got 'nan' (nothing done)");
+	expect("bench g.csv --planners linear --benchmark_min_time=-1 --out r.csv", 2, "got '-1'");
+	expect("scale g.csv --planner linear --benchmark_repetitions=0", 2, "got '0'");
+	after = listing();
+	cr_expect_str_eq(after, before, "something was written");
+	free(before);
+	free(after);
+}
+
+/* bench to stdout or a device: the CSV goes there whole, no .meta is
+ * made beside it (there is no folder for it), nothing else is created. */
+Test(edges, bench_to_stdout_or_a_device)
+{
+	char cmd[1024], *out = NULL, *before, *after;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	before = listing();
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s bench g.csv --no-timing --quiet --planners linear --align 1 --out - 2>&1",
+		 dir, getenv("PWD"), BIN);
+	cr_expect_eq(tu_run(cmd, &out), 0);
+	/* header and one row: [0,2) 8 bytes, peak 8 */
+	cr_expect(!strncmp(out, "schema_version,graph,", 21), "%s", out);
+	cr_expect(strstr(out, "\n3,g,minimalloc,g.csv,2,1,8,0,8,1,linear,fast,1,") != NULL, "%s", out);
+	free(out);
+	expect("bench g.csv --no-timing --quiet --planners linear --out /dev/null", 0, "");
+	after = listing();
+	cr_expect_str_eq(after, before, "files were created");
+	free(before);
+	free(after);
+	cr_expect_neq(access("/dev/null.meta", F_OK), 0, "/dev/null.meta was made");
+}
+
+/* A model whose subgraph has no operators is named by its file. */
+Test(edges, a_model_without_operators_is_named_by_its_path)
+{
+	struct tfw_model m = *tfw_fixture_model(TFW_FIX_THREE_OPS);
+	struct tfw_subgraph sg = m.subgraphs[0];
+	uint8_t *bytes;
+	size_t len;
+
+	sg.n_ops = 0;
+	m.subgraphs = &sg;
+	bytes = tfw_build_model(&m, &len);
+	file_bytes("empty.tflite", bytes, len);
+	free(bytes);
+	expect("plan empty.tflite --planner linear", 2,
+	       "arenabench: empty.tflite: subgraph 0: no operators (expected at least one operator to plan; the subgraph is named 'main')");
+}
+
+/*
+ * A vtable inside its own table.  Bytes by hand: the root offset 8 at 0,
+ * "TFL3" at 4, the Model table at 8 whose soffset -4 puts its vtable at
+ * 8 - (-4) = 12, and that vtable (vtable size 4, table size 0 or 8)
+ * where the table's fields would be.
+ */
+Test(edges, a_vtable_inside_its_table_is_named_as_such)
+{
+	const uint8_t size0[16] = { 8, 0, 0, 0, 'T', 'F', 'L', '3',
+				    0xfc, 0xff, 0xff, 0xff, 4, 0, 0, 0 };
+	const uint8_t size8[16] = { 8, 0, 0, 0, 'T', 'F', 'L', '3',
+				    0xfc, 0xff, 0xff, 0xff, 4, 0, 8, 0 };
+
+	file_bytes("v0.tflite", size0, sizeof(size0));
+	file_bytes("v8.tflite", size8, sizeof(size8));
+	expect("plan v0.tflite --planner linear", 2,
+	       "v0.tflite: model: Model table at offset 8: its vtable at 12 gives the table an inline size of 0 bytes (expected at least 4, the table's own vtable offset; the vtable lies 4 bytes into the table)");
+	expect("plan v8.tflite --planner linear", 2,
+	       "v8.tflite: model: Model table at offset 8 is self-referencing: its vtable (bytes 12..16) overlaps the table (bytes 8..16, its inline size 8) (expected the vtable outside the table)");
 }
