@@ -8,6 +8,7 @@
  * unknown).  Runs build/arenabench from the repository root.
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,4 +391,69 @@ Test(edges, a_vtable_inside_its_table_is_named_as_such)
 	       "v0.tflite: model: Model table at offset 8: its vtable at 12 gives the table an inline size of 0 bytes (expected at least 4, the table's own vtable offset; the vtable lies 4 bytes into the table)");
 	expect("plan v8.tflite --planner linear", 2,
 	       "v8.tflite: model: Model table at offset 8 is self-referencing: its vtable (bytes 12..16) overlaps the table (bytes 8..16, its inline size 8) (expected the vtable outside the table)");
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP while bench holds its temporary outputs: a
+ * `git` first in PATH (bench's .meta asks git for the revision, after
+ * r.csv.tmp.PID and r.meta.tmp.PID are open) marks that moment and
+ * sleeps.  Both temporary files existed (the window is real), the process
+ * died of the signal, none is left, and the old pair is byte for byte
+ * what it was.  `env --default-signal` undoes the SIG_IGN a script gives
+ * its background jobs for SIGINT; nohup's SIGHUP stays ignored (last).
+ */
+Test(edges, signals_remove_temporary_outputs)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const char *const names[] = { "INT", "TERM", "HUP" };
+	char p[512];
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	file("r.csv", "old results\n");
+	file("r.meta", "old meta\n");
+	snprintf(p, sizeof(p), "%s/bin", dir);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	/* held once a run: bench asks git twice when it lives on (nohup) */
+	file("bin/git", "#!/bin/sh\n[ -e held ] && exit 0\necho $$ > held.tmp; mv held.tmp held\nexec sleep 20 </dev/null >/dev/null 2>&1\n");
+	for (size_t i = 0; i < 4; i++) {
+		char cmd[2048], want[64], *out = NULL, *csv, *meta;
+		size_t n;
+		bool nohup = i == 3;
+
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && chmod +x bin/git && rm -f held || exit 1; "
+			 "PATH=\"$PWD/bin:$PATH\" %s %s/%s bench g.csv --no-timing --quiet --planners linear --out r.csv 2>&1 & pid=$!; "
+			 "for k in $(seq 600); do [ -e held ] && break; sleep 0.05; done; "
+			 "echo before: $(ls | grep -c '\\.tmp\\.'); kill -%s $pid; sleep 0.3; kill $(cat held); wait $pid; echo rc=$?; "
+			 "echo after: $(ls | grep -c '\\.tmp\\.')",
+			 dir, nohup ? "nohup" : "env --default-signal=INT,TERM,HUP",
+			 getenv("PWD"), BIN, nohup ? "HUP" : names[i]);
+		cr_expect_eq(tu_run(cmd, &out), 0);
+		if (nohup) {
+			/* SIGHUP ignored: bench went on once git ended, and
+			 * wrote its pair */
+			cr_expect(strstr(out, "before: 2\n") && strstr(out, "rc=0\nafter: 0\n"), "%s", out);
+			free(out);
+			break;
+		}
+		snprintf(want, sizeof(want), "before: 2\nrc=%d\nafter: 0\n", 128 + sigs[i]);
+		cr_expect_str_eq(out, want, "SIG%s: %s", names[i], out);
+		free(out);
+		snprintf(p, sizeof(p), "%s/r.csv", dir);
+		csv = tu_slurp(p, &n);
+		snprintf(p, sizeof(p), "%s/r.meta", dir);
+		meta = tu_slurp(p, &n);
+		cr_expect_str_eq(csv, "old results\n", "SIG%s", names[i]);
+		cr_expect_str_eq(meta, "old meta\n", "SIG%s", names[i]);
+		free(csv);
+		free(meta);
+	}
+	snprintf(p, sizeof(p), "%s/r.csv", dir);
+	{
+		size_t n;
+		char *csv = tu_slurp(p, &n);
+
+		cr_expect(csv && !strncmp(csv, "schema_version,", 15), "the nohup run did not write r.csv");
+		free(csv);
+	}
 }

@@ -183,9 +183,14 @@ int main(int argc, char **argv)
 		cli_args_free(&a);
 		return EXIT_USAGE;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	/* a signal ignored when we started (nohup, a background job of a
+	 * script) stays ignored */
+	for (size_t i = 0; i < 3; i++) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+		if (signal(sigs[i], on_signal) == SIG_IGN)
+			signal(sigs[i], SIG_IGN);
+	}
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
 	case CMD_BENCH: code = cmd_bench(&a, argc, argv); break;
