@@ -162,14 +162,20 @@ Test(edges, option_values_outside_their_range_get_one_message)
 #undef P
 }
 
-/* minimalloc's example needs 12 bytes: its lower bound is 12 (b3, b5 and
- * one of b1/b2/b4 are live together, 4 bytes each), and size_first_fit
- * reaches it.  So capacity 12 fits, 11 cannot (the bound proves it). */
+/* minimalloc's README example needs 12 bytes: its lower bound is 12 (b3,
+ * b5 and one of b1/b2/b4 are live together, 4 bytes each), and
+ * size_first_fit reaches it.  So capacity 12 fits, 11 cannot (the bound
+ * proves it).  The same numbers under buffer,start,end are inclusive ends
+ * (as minimalloc reads them): b1, b2, b3 and b5 meet at step 3, 16 bytes,
+ * so 12 cannot fit there and 16 does. */
 Test(edges, capacity_answers_fits_and_does_not_fit)
 {
-	file("m.csv", "buffer,start,end,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n");
+	file("m.csv", "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n");
+	file("e.csv", "buffer,start,end,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n");
 	expect("plan m.csv --planner size_first_fit --capacity 12", 0, "");
 	expect("plan m.csv --planner size_first_fit --capacity 11", 3, "");
+	expect("plan e.csv --planner size_first_fit --capacity 12", 3, "");
+	expect("plan e.csv --planner size_first_fit --capacity 16", 0, "");
 }
 
 /* A: size_first_fit needs 1352704 bytes, over the suite's 1048576, while
