@@ -514,3 +514,37 @@ Test(edges, minimalloc_example_round_trips_through_plan)
 		free(b);
 	}
 }
+
+/* export writes a .tflite whatever the output is called: to stdout (the
+ * report moves to stderr, so stdout is exactly the file's bytes), a
+ * device (left a device) or a name without .tflite. */
+Test(edges, export_to_stdout_a_device_or_any_name)
+{
+	char cmd[1024], p[512], *a, *b;
+	size_t len, na, nb;
+	uint8_t *m = tfw_fixture(TFW_FIX_THREE_OPS, &len);
+	struct stat st;
+
+	file_bytes("m.tflite", m, len);
+	free(m);
+	expect("export m.tflite --out x.tflite", 0, "");
+	expect("export m.tflite --out x.bin", 0, "");
+	expect("export m.tflite --out /dev/null", 0, "");
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s export m.tflite --out - > y.tflite 2>/dev/null",
+		 dir, getenv("PWD"), BIN);
+	cr_expect_eq(system(cmd), 0);
+	snprintf(p, sizeof(p), "%s/x.tflite", dir);
+	a = tu_slurp(p, &na);
+	snprintf(p, sizeof(p), "%s/y.tflite", dir);
+	b = tu_slurp(p, &nb);
+	cr_assert(a && b);
+	cr_expect(na == nb && !memcmp(a, b, na), "stdout (%zu bytes) is not the file (%zu bytes)", nb, na);
+	free(b);
+	snprintf(p, sizeof(p), "%s/x.bin", dir);
+	b = tu_slurp(p, &nb);
+	cr_expect(b && na == nb && !memcmp(a, b, na), "x.bin differs from x.tflite");
+	free(a);
+	free(b);
+}
