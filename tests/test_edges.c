@@ -354,6 +354,12 @@ Test(edges, bench_to_stdout_or_a_device)
 	cr_expect(strstr(out, "\n3,g,minimalloc,g.csv,2,1,8,0,8,1,linear,fast,1,") != NULL, "%s", out);
 	free(out);
 	expect("bench g.csv --no-timing --quiet --planners linear --out /dev/null", 0, "");
+	/* stdout on a full device: one message, exit 2 */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s/%s bench g.csv --no-timing --quiet --planners linear --out - 2>&1 >/dev/full",
+		 dir, getenv("PWD"), BIN);
+	cr_expect_eq(tu_run(cmd, &out), 2);
+	cr_expect_str_eq(out, "arenabench: (standard output): write error: No space left on device\n");
+	free(out);
 	after = listing();
 	cr_expect_str_eq(after, before, "files were created");
 	free(before);

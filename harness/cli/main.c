@@ -19,6 +19,11 @@
  * disk, /dev/full, a closed pipe): flush and close are checked too. */
 static int cli_finish_stdout(int code)
 {
+	/* a command that failed on stdout (an output "-") said so */
+	if (code && ferror(stdout)) {
+		fclose(stdout);
+		return code;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		fprintf(stderr, "arenabench: cannot write to standard output: %s\n",
 			strerror(errno));

@@ -249,17 +249,19 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
  * caller.  On failure the temporary file is removed. */
 static int atomic_finish(struct ab_atomic_file *af, struct ab_error *err)
 {
-	int bad = ferror(af->f);
+	int bad = ferror(af->f) ? EIO : 0;
 
+	errno = 0;
 	if (fflush(af->f) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	if (!af->in_place && fsync(fileno(af->f)) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	if (!af->is_stdout && fclose(af->f) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	af->f = NULL;
 	if (bad) {
-		int rc = ab_fail(err, -EIO, "%s: write error%s", af->path,
+		int rc = ab_fail(err, -EIO, "%s: write error: %s%s", af->path,
+				 strerror(bad),
 				 af->in_place ? "" : "; the previous file is kept");
 
 		ab_atomic_abort(af);
