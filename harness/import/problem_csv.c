@@ -148,6 +148,11 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 				     path, lr.line, f[i]);
 			goto fail;
 		}
+		if (col_at[c] >= 0 && !strcmp(f[col_at[c]], f[i])) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: column '%s' appears twice",
+				     path, lr.line, f[i]);
+			goto fail;
+		}
 		if (col_at[c] >= 0) {
 			rc = ab_fail(err, -EINVAL, "%s:%d: columns '%s' and '%s' both give %s",
 				     path, lr.line, f[col_at[c]], f[i], col_names[c]);
