@@ -554,3 +554,28 @@ Test(edges, export_to_stdout_a_device_or_any_name)
 	free(a);
 	free(b);
 }
+
+/* --seed, --budget and --safety-seconds only steer the budgeted planners
+ * (exact, local_search): refused for a fast planner before any work, a
+ * warning for a mix. */
+Test(edges, search_options_on_fast_planners)
+{
+	char *out = NULL, *before, *after;
+
+	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
+	before = listing();
+	expect("plan g.csv --planner linear --budget 5", 2,
+	       "arenabench: --budget applies to budgeted planners (exact, local_search), and linear is not one (nothing done)");
+	expect("plan g.csv --planner best_of --seed 3 --safety-seconds 2", 2,
+	       "arenabench: --seed, --safety-seconds apply to budgeted planners (exact, local_search), and best_of is not one (nothing done)");
+	expect("bench g.csv --no-timing --planners linear,size_first_fit --budget 9 --out r.csv", 2,
+	       "arenabench: --budget applies to budgeted planners (exact, local_search), and none of the planners is one (nothing done)");
+	after = listing();
+	cr_expect_str_eq(after, before, "something was written");
+	free(before);
+	free(after);
+	cr_expect_eq(ab("bench g.csv --no-timing --quiet --planners linear,exact --align 1 --budget 9 --out r.csv", &out), 0);
+	cr_expect_str_eq(out, "arenabench: warning: --budget has no effect on the 1 planner of 2 that is not budgeted\n");
+	free(out);
+	expect("plan g.csv --planner exact --budget 5", 0, "");
+}

@@ -158,6 +158,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	if (cli_inputs(a, &files, &n_files) ||
 	    cli_planners(a, &planners, &n_planners))
 		goto out;
+	if (n_planners && cli_search_options(a, planners, n_planners))
+		goto out;
 	if (!n_files || !n_planners) {
 		fprintf(stderr, "arenabench: bench: %s\n",
 			!n_files ? "no .graph, .csv, .tflite or .onnx files in the inputs"

@@ -67,6 +67,8 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
 		return EXIT_USAGE;
 	}
+	if (cli_search_options(a, &pl, 1)) /* only exact and local_search read them */
+		return EXIT_USAGE;
 	cli_input_conventions(a, a->pos[0], &a->load, a->aligns, &a->n_aligns);
 	if (a->n_aligns != 1) {
 		fprintf(stderr, "arenabench: plan: --align takes one value\n");

@@ -653,6 +653,44 @@ int cli_graph_options(const struct args *a, char *names, size_t len)
 	return n;
 }
 
+int cli_search_options(const struct args *a,
+		       const struct ab_planner *const *planners, size_t n)
+{
+	const struct { bool given; const char *name; } opt[] = {
+		{ a->plan.seed != 1, "--seed" },
+		{ a->plan.budget != 0, "--budget" },
+		{ a->plan.safety_seconds != 0, "--safety-seconds" },
+	};
+	char names[64] = "", budgeted[128] = "";
+	size_t k = 0, b = 0, fast = 0;
+	int given = 0;
+
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		if (opt[i].given)
+			k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s",
+					      given++ ? ", " : "", opt[i].name);
+	if (!given)
+		return 0;
+	for (size_t i = 0; i < ab_planner_count(); i++)
+		if (ab_planner_at(i)->cost == AB_COST_BUDGETED && b < sizeof(budgeted))
+			b += (size_t)snprintf(budgeted + b, sizeof(budgeted) - b, "%s%s",
+					      b ? ", " : "", ab_planner_at(i)->name);
+	for (size_t i = 0; i < n; i++)
+		fast += planners[i]->cost != AB_COST_BUDGETED;
+	if (fast == n) {
+		fprintf(stderr, "arenabench: %s %s to budgeted planners (%s), and %s%s (nothing done)\n",
+			names, given > 1 ? "apply" : "applies", budgeted,
+			n == 1 ? planners[0]->name : "none of the planners is one",
+			n == 1 ? " is not one" : "");
+		return -EINVAL;
+	}
+	if (fast)
+		fprintf(stderr, "arenabench: warning: %s %s no effect on the %zu planner%s of %zu that %s not budgeted\n",
+			names, given > 1 ? "have" : "has", fast, fast == 1 ? "" : "s", n,
+			fast == 1 ? "is" : "are");
+	return 0;
+}
+
 int cli_inputs(const struct args *a, char ***files, size_t *n)
 {
 	struct ab_error err = { { 0 } };
