@@ -82,6 +82,18 @@ static char *listing(void)
 	return out;
 }
 
+/* expect(), and the folder's names the same before and after. */
+static void expect_untouched(const char *args, int code, const char *message)
+{
+	char *before = listing(), *after;
+
+	expect(args, code, message);
+	after = listing();
+	cr_expect_str_eq(after, before, "%s: files changed", args);
+	free(before);
+	free(after);
+}
+
 /* A FIFO with no writer must not hang (timeout 10 would kill it: exit
  * 124), a directory named like a model, a link to /dev/zero. */
 Test(edges, inputs_that_are_not_files_are_refused_by_kind)
@@ -273,7 +285,7 @@ Test(edges, results_and_meta_are_replaced_together)
  * each. */
 Test(edges, graph_options_on_a_csv_are_refused_or_warned)
 {
-	char *out = NULL, *before, *after, p[512], *row;
+	char *out = NULL, p[512], *row;
 	size_t n;
 
 	file("g.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
@@ -289,13 +301,8 @@ Test(edges, graph_options_on_a_csv_are_refused_or_warned)
 	cr_assert_eq(mkdir(p, 0700), 0);
 	file("csvs/a.csv", "id,lower,upper,size\n0,0,2,8\n");
 	file("r.csv", "old\n");
-	before = listing();
-	expect("bench csvs --no-timing --quiet --planners linear --reorder greedy --out r.csv", 2,
-	       "arenabench: --reorder applies to operator graphs (.graph, .tflite, .onnx), and every input is a minimalloc CSV");
-	after = listing();
-	cr_expect_str_eq(after, before, "files changed");
-	free(before);
-	free(after);
+	expect_untouched("bench csvs --no-timing --quiet --planners linear --reorder greedy --out r.csv", 2,
+			 "arenabench: --reorder applies to operator graphs (.graph, .tflite, .onnx), and every input is a minimalloc CSV");
 	/* a mix: one warning, and the CSV row says reorder=none while the
 	 * graph's says greedy */
 	file("csvs/b.graph", "graph b\ntensor x input f32 2\ntensor y output f32 2\nop r RELU in=x out=y\n");
@@ -321,21 +328,14 @@ Test(edges, graph_options_on_a_csv_are_refused_or_warned)
  * empty: refused before any work, nothing written. */
 Test(edges, benchmark_flags_outside_their_range_are_refused)
 {
-	char *before, *after;
-
 	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
-	before = listing();
-	expect("bench g.csv --planners linear --benchmark_repetitions=0 --out r.csv", 2,
-	       "arenabench: --benchmark_repetitions expects a number of repetitions from 1 to 1000000, got '0' (nothing done)");
-	expect("bench g.csv --planners linear --benchmark_repetitions=-3 --out r.csv", 2, "got '-3'");
-	expect("bench g.csv --planners linear --benchmark_min_time=nan --out r.csv", 2,
-	       "arenabench: --benchmark_min_time expects seconds from 0 to 1e+09 (a plain number), got 'nan' (nothing done)");
-	expect("bench g.csv --planners linear --benchmark_min_time=-1 --out r.csv", 2, "got '-1'");
-	expect("scale g.csv --planner linear --benchmark_repetitions=0", 2, "got '0'");
-	after = listing();
-	cr_expect_str_eq(after, before, "something was written");
-	free(before);
-	free(after);
+	expect_untouched("bench g.csv --planners linear --benchmark_repetitions=0 --out r.csv", 2,
+			 "arenabench: --benchmark_repetitions expects a number of repetitions from 1 to 1000000, got '0' (nothing done)");
+	expect_untouched("bench g.csv --planners linear --benchmark_repetitions=-3 --out r.csv", 2, "got '-3'");
+	expect_untouched("bench g.csv --planners linear --benchmark_min_time=nan --out r.csv", 2,
+			 "arenabench: --benchmark_min_time expects seconds from 0 to 1e+09 (a plain number), got 'nan' (nothing done)");
+	expect_untouched("bench g.csv --planners linear --benchmark_min_time=-1 --out r.csv", 2, "got '-1'");
+	expect_untouched("scale g.csv --planner linear --benchmark_repetitions=0", 2, "got '0'");
 }
 
 /* bench to stdout or a device: the CSV goes there whole, no .meta is
@@ -560,20 +560,15 @@ Test(edges, export_to_stdout_a_device_or_any_name)
  * warning for a mix. */
 Test(edges, search_options_on_fast_planners)
 {
-	char *out = NULL, *before, *after;
+	char *out = NULL;
 
 	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
-	before = listing();
-	expect("plan g.csv --planner linear --budget 5", 2,
-	       "arenabench: --budget applies to budgeted planners (exact, local_search), and linear is not one (nothing done)");
-	expect("plan g.csv --planner best_of --seed 3 --safety-seconds 2", 2,
-	       "arenabench: --seed, --safety-seconds apply to budgeted planners (exact, local_search), and best_of is not one (nothing done)");
-	expect("bench g.csv --no-timing --planners linear,size_first_fit --budget 9 --out r.csv", 2,
-	       "arenabench: --budget applies to budgeted planners (exact, local_search), and none of the planners is one (nothing done)");
-	after = listing();
-	cr_expect_str_eq(after, before, "something was written");
-	free(before);
-	free(after);
+	expect_untouched("plan g.csv --planner linear --budget 5", 2,
+			 "arenabench: --budget applies to budgeted planners (exact, local_search), and linear is not one (nothing done)");
+	expect_untouched("plan g.csv --planner best_of --seed 3 --safety-seconds 2", 2,
+			 "arenabench: --seed, --safety-seconds apply to budgeted planners (exact, local_search), and best_of is not one (nothing done)");
+	expect_untouched("bench g.csv --no-timing --planners linear,size_first_fit --budget 9 --out r.csv", 2,
+			 "arenabench: --budget applies to budgeted planners (exact, local_search), and none of the planners is one (nothing done)");
 	cr_expect_eq(ab("bench g.csv --no-timing --quiet --planners linear,exact --align 1 --budget 9 --out r.csv", &out), 0);
 	cr_expect_str_eq(out, "arenabench: warning: --budget has no effect on the 1 planner of 2 that is not budgeted\n");
 	free(out);
