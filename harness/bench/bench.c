@@ -160,6 +160,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 	size_t first_row = rows->n, per_input;
 	uint64_t sum = ab_sum_bytes(p), lb = ab_lower_bound(p, NULL);
 	size_t max_live = ab_max_live_buffers(p);
+	struct ab_load_options effective = ab_load_in_effect(in, &cfg->load);
 	struct ab_plan plan, timing_plan;
 	struct ab_verdict_cache cache = { 0 };
 	struct timed_ctx *ctx = NULL;
@@ -191,7 +192,7 @@ static int bench_input(const struct ab_bench_config *cfg,
 			row->family = strdup(in->family);
 			row->source = strdup(in->source);
 			o.align = cfg->aligns[a];
-			row->options = ab_options_string(&cfg->load, &o);
+			row->options = ab_options_string(&effective, &o);
 			if (!row->graph || !row->family || !row->source ||
 			    !row->options)
 				goto oom;

@@ -33,6 +33,21 @@ static char *tier_list(const struct ab_tier_set *t, const uint64_t *value,
 	return s;
 }
 
+struct ab_load_options ab_load_in_effect(const struct ab_input *in,
+					 const struct ab_load_options *l)
+{
+	struct ab_load_options e = *l;
+
+	if (!in->has_graph) {
+		e.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+		e.problem.round_to = 0;
+		e.problem.exclude_scratch = false;
+		e.problem.inplace = false;
+		memset(&e.reorder, 0, sizeof(e.reorder));
+	}
+	return e;
+}
+
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o)
 {

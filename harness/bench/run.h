@@ -56,7 +56,13 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 		      const struct ab_plan_options *o, struct ab_plan *plan,
 		      struct ab_row *row, struct ab_verdict_cache *cache);
 
-/* The canonical options string for a row. */
+/* The load options that took effect for in: a minimalloc CSV has no
+ * operators, so the lifetime rule, rounding, scratch, in-place and
+ * reordering options are left at their neutral values. */
+struct ab_load_options ab_load_in_effect(const struct ab_input *in,
+					 const struct ab_load_options *l);
+
+/* The canonical options string for a row (give it what took effect). */
 char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o);
 

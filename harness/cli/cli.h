@@ -83,8 +83,20 @@ void cli_input_conventions(const struct args *a, const char *path,
 			   struct ab_load_options *lo, uint32_t *aligns,
 			   size_t *n_aligns);
 
+/* The operator-graph options given on the command line (--lifetimes,
+ * --round, --no-scratch, --inplace, --reorder), none of which a minimalloc
+ * CSV takes, as "--a, --b" in names; returns how many. */
+int cli_graph_options(const struct args *a, char *names, size_t len);
+
+/* --seed, --budget and --safety-seconds, which only a budgeted planner
+ * reads: an error (printed) when none of the planners is budgeted, a
+ * warning when some are not.  0 or -EINVAL. */
+int cli_search_options(const struct args *a,
+		       const struct ab_planner *const *planners, size_t n);
+
 /* The inputs: files as given, directories expanded to their .graph, .csv
- * .tflite and .onnx files (message printed on error). */
+ * .tflite and .onnx files (message printed on error; a warning when an
+ * operator-graph option was given and some inputs are CSV). */
 int cli_inputs(const struct args *a, char ***files, size_t *n);
 
 /* Starts gnuplot -e EXPR SCRIPT and waits (ab_explain_plot's runner). */

@@ -166,6 +166,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	if (cli_inputs(a, &files, &n_files) ||
 	    cli_planners(a, &planners, &n_planners))
 		goto out;
+	if (n_planners && cli_search_options(a, planners, n_planners))
+		goto out;
 	if (!n_files || !n_planners) {
 		fprintf(stderr, "arenabench: bench: %s\n",
 			!n_files ? "no .graph, .csv, .tflite or .onnx files in the inputs"
@@ -203,23 +205,31 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
 		goto out;
 	}
-	mpath = meta_path(a->out);
-	if (!mpath || ab_atomic_open(&csv, a->out, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
-	}
-	if (ab_atomic_open(&meta, mpath, &err)) {
-		ab_atomic_abort(&csv);
+	if (ab_atomic_open(&csv, a->out, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		goto out;
 	}
 	ab_rows_write_csv(csv.f, &rows);
-	ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
-	ab_write_meta_skipped(meta.f, &rows);
-	/* the CSV and its .meta are replaced together or not at all */
-	if (ab_atomic_commit_pair(&csv, &meta, &err)) {
-		fprintf(stderr, "arenabench: %s\n", err.msg);
-		goto out;
+	if (csv.in_place) {
+		/* stdout, a device or a FIFO: no file beside it for a .meta */
+		if (ab_atomic_commit(&csv, &err)) {
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+			goto out;
+		}
+	} else {
+		mpath = meta_path(a->out);
+		if (!mpath || ab_atomic_open(&meta, mpath, &err)) {
+			ab_atomic_abort(&csv);
+			fprintf(stderr, "arenabench: %s\n", mpath ? err.msg : "out of memory");
+			goto out;
+		}
+		ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
+		ab_write_meta_skipped(meta.f, &rows);
+		/* the CSV and its .meta are replaced together or not at all */
+		if (ab_atomic_commit_pair(&csv, &meta, &err)) {
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+			goto out;
+		}
 	}
 	if (!a->quiet) {
 		print_summary(&rows, planners, n_planners);
@@ -228,7 +238,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	}
 	if (rows.n_skipped) {
 		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped (symbolic dimensions without --dim; listed in %s):",
-			rows.n_skipped, n_files, mpath);
+			rows.n_skipped, n_files, mpath ? mpath : "this message only: no .meta beside stdout or a device");
 		for (size_t i = 0; i < rows.n_skipped; i++)
 			fprintf(stderr, " %s", rows.skipped[i].path);
 		fputc('\n', stderr);

@@ -1,6 +1,7 @@
 /*
  * `arenabench export MODEL.tflite --out OUT.tflite`: report/export.h's
- * export, and its report on stdout.
+ * export, and its report on stdout (on stderr when the model itself goes
+ * to stdout: --out -).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,30 +11,30 @@
 #include "cli/cli.h"
 #include "report/export.h"
 
-static void print_report(const char *in_path, const char *out_path,
+static void print_report(FILE *so, const char *in_path, const char *out_path,
 			 const struct ab_export_report *r)
 {
-	printf("input:        %s (%zu operators, %zu tensors)\n", in_path,
-	       r->n_ops, r->n_tensors);
-	printf("planner:      %s (TFLite Micro's rules: lifetimes tflm, sizes rounded to 16, offsets aligned to %u)\n",
-	       r->planner->name, r->align);
-	printf("arena:        %" PRIu64 " bytes for the planned tensors (lower bound %" PRIu64 ")\n",
-	       r->arena_bytes, r->lower_bound_bytes);
-	printf("checks:       valid (geometric check; execution check %s)\n",
-	       ab_exec_mode_name(r->exec_mode));
-	printf("tensors:      %zu planned (an offset each), %zu left to the runtime (-1), %zu constant (in the model), %zu variables (%" PRIu64 " bytes, in the arena's persistent tail), %zu without bytes\n",
-	       r->n_planned, r->n_runtime, r->n_const, r->n_vars, r->var_bytes,
-	       r->n_empty);
-	printf("written:      %s (%zu bytes: %zu in front of the original %zu, which is unchanged)%s\n",
-	       out_path, r->out_bytes, r->header_bytes, r->in_bytes,
-	       r->replaced_old_plan ? "; the old OfflineMemoryAllocation entry was dropped" : "");
-	printf("scratch:      not in this plan.  TFLite Micro's kernels request scratch buffers in Prepare\n"
-	       "              (RequestScratchBufferInArena, at most %d per operator; %zu operators here), and its\n"
-	       "              GreedyMemoryPlanner fits them around the fixed offsets, each live during its operator.\n"
-	       "              Their sizes are not in the model file: they depend on the kernel library and build.\n"
-	       "              The arena head needs %" PRIu64 " bytes plus, at most, the largest total scratch of one operator%s.\n",
-	       AB_TFLM_MAX_SCRATCH_PER_OP, r->n_ops, r->arena_bytes,
-	       r->n_runtime ? " and the tensors left to the runtime" : "");
+	fprintf(so, "input:        %s (%zu operators, %zu tensors)\n", in_path,
+		r->n_ops, r->n_tensors);
+	fprintf(so, "planner:      %s (TFLite Micro's rules: lifetimes tflm, sizes rounded to 16, offsets aligned to %u)\n",
+		r->planner->name, r->align);
+	fprintf(so, "arena:        %" PRIu64 " bytes for the planned tensors (lower bound %" PRIu64 ")\n",
+		r->arena_bytes, r->lower_bound_bytes);
+	fprintf(so, "checks:       valid (geometric check; execution check %s)\n",
+		ab_exec_mode_name(r->exec_mode));
+	fprintf(so, "tensors:      %zu planned (an offset each), %zu left to the runtime (-1), %zu constant (in the model), %zu variables (%" PRIu64 " bytes, in the arena's persistent tail), %zu without bytes\n",
+		r->n_planned, r->n_runtime, r->n_const, r->n_vars, r->var_bytes,
+		r->n_empty);
+	fprintf(so, "written:      %s (%zu bytes: %zu in front of the original %zu, which is unchanged)%s\n",
+		out_path, r->out_bytes, r->header_bytes, r->in_bytes,
+		r->replaced_old_plan ? "; the old OfflineMemoryAllocation entry was dropped" : "");
+	fprintf(so, "scratch:      not in this plan.  TFLite Micro's kernels request scratch buffers in Prepare\n"
+		"              (RequestScratchBufferInArena, at most %d per operator; %zu operators here), and its\n"
+		"              GreedyMemoryPlanner fits them around the fixed offsets, each live during its operator.\n"
+		"              Their sizes are not in the model file: they depend on the kernel library and build.\n"
+		"              The arena head needs %" PRIu64 " bytes plus, at most, the largest total scratch of one operator%s.\n",
+		AB_TFLM_MAX_SCRATCH_PER_OP, r->n_ops, r->arena_bytes,
+		r->n_runtime ? " and the tensors left to the runtime" : "");
 }
 
 int cmd_export(struct args *a)
@@ -66,6 +67,6 @@ int cmd_export(struct args *a)
 			a->out);
 		return rc == -EPROTO ? EXIT_INVALID : EXIT_USAGE;
 	}
-	print_report(a->pos[0], a->out, &rep);
+	print_report(strcmp(a->out, "-") ? stdout : stderr, a->pos[0], a->out, &rep);
 	return 0;
 }

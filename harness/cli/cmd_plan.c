@@ -67,6 +67,8 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
 		return EXIT_USAGE;
 	}
+	if (cli_search_options(a, &pl, 1)) /* only exact and local_search read them */
+		return EXIT_USAGE;
 	cli_input_conventions(a, a->pos[0], &a->load, a->aligns, &a->n_aligns);
 	if (a->n_aligns != 1) {
 		fprintf(stderr, "arenabench: plan: --align takes one value\n");
@@ -86,7 +88,11 @@ int cmd_plan(struct args *a)
 	a->plan.progress = print_progress;
 	a->plan.progress_user = in.path;
 	ab_plan_and_check(&in, pl, &a->plan, &plan, &row, NULL);
-	options = ab_options_string(&a->load, &a->plan);
+	{
+		struct ab_load_options effective = ab_load_in_effect(&in, &a->load);
+
+		options = ab_options_string(&effective, &a->plan);
+	}
 	fprintf(so, "input:        %s (%s)\n", in.path, in.family);
 	fprintf(so, "buffers:      %zu in %zu steps\n", in.problem.n, in.ops);
 	if (a->load.problem.inplace)
@@ -99,8 +105,6 @@ int cmd_plan(struct args *a)
 		       in.reorder.lower_bound_before, in.reorder.lower_bound_after,
 		       in.reorder.kept_original ? "file order kept" : "new order",
 		       in.reorder.optimal ? "; no order has a lower bound below this" : "");
-	else if (a->load.reorder.method != AB_REORDER_NONE)
-		fprintf(so, "reorder:      none (a CSV problem has no operators to reorder)\n");
 	fprintf(so, "lower bound:  %" PRIu64 " bytes\n", row.lower_bound_bytes);
 	fprintf(so, "planner:      %s (align %u; %s)\n", pl->name, a->plan.align, options ? options : "");
 	if (row.plan_failed) {

@@ -11,10 +11,12 @@ int cmd_stats(struct args *a)
 	size_t n_files = 0;
 	int code = 0;
 
-	if (!a->n_pos || cli_inputs(a, &files, &n_files)) {
+	if (!a->n_pos) {
 		fprintf(stderr, "arenabench: stats: expected input files or directories\n");
 		return EXIT_USAGE;
 	}
+	if (cli_inputs(a, &files, &n_files))
+		return EXIT_USAGE;
 	puts("graph,family,source,ops,buffers,sum_bytes,weights_bytes,lower_bound_bytes,max_live_buffers");
 	for (size_t i = 0; i < n_files; i++) {
 		struct ab_error err = { { 0 } };

@@ -19,6 +19,11 @@
  * disk, /dev/full, a closed pipe): flush and close are checked too. */
 static int cli_finish_stdout(int code)
 {
+	/* a command that failed on stdout (an output "-") said so */
+	if (code && ferror(stdout)) {
+		fclose(stdout);
+		return code;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		fprintf(stderr, "arenabench: cannot write to standard output: %s\n",
 			strerror(errno));
@@ -100,29 +105,47 @@ static int check_outputs(const struct args *a)
 	return code;
 }
 
-/* Options that only a model file reads: an error when no input can be
- * one (a directory may hold models), never silence. */
-static int check_model_options(const struct args *a)
+static bool has_suffix(const char *p, const char *suffix)
 {
-	bool model = false;
+	size_t n = strlen(p), k = strlen(suffix);
 
-	if (!a->load.tflite.n_dims && !a->load.tflite.subgraph)
-		return 0;
+	return n >= k && !strcmp(p + n - k, suffix);
+}
+
+/* Refuses, before any work, an option that no input can take: the model
+ * options (--dim, --subgraph) without a model, the operator-graph options
+ * (--lifetimes, --round, --no-scratch, --inplace, --reorder) when every
+ * input is a minimalloc CSV (a directory may hold either).  An error, never
+ * silence; a mix of kinds is cli_warn_csv_inputs's.  0 or EXIT_USAGE. */
+static int check_kind_options(const struct args *a)
+{
+	bool model = false, graph = false;
+	char names[128];
+
 	for (size_t k = 0; k < a->n_pos; k++) {
-		const char *p = a->pos[k], *dot = strrchr(p, '.');
+		const char *p = a->pos[k];
 		struct stat st;
+		bool dir = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 
-		if ((dot && (!strcmp(dot, ".tflite") || !strcmp(dot, ".onnx"))) ||
-		    (stat(p, &st) == 0 && S_ISDIR(st.st_mode)))
-			model = true;
+		model |= dir || has_suffix(p, ".tflite") || has_suffix(p, ".onnx");
+		graph |= dir || !has_suffix(p, ".csv");
 	}
-	if (model || a->cmd == CMD_EXPORT)
-		return 0;
-	fprintf(stderr, "arenabench: %s applies to model files (.tflite, .onnx), and %s%s (nothing done)\n",
-		a->load.tflite.n_dims ? "--dim" : "--subgraph",
-		a->n_pos == 1 ? a->pos[0] : "none of the inputs is one",
-		a->n_pos == 1 ? " is not one" : "");
-	return EXIT_USAGE;
+	if ((a->load.tflite.n_dims || a->load.tflite.subgraph) && !model &&
+	    a->cmd != CMD_EXPORT) {
+		fprintf(stderr, "arenabench: %s applies to model files (.tflite, .onnx), and %s%s (nothing done)\n",
+			a->load.tflite.n_dims ? "--dim" : "--subgraph",
+			a->n_pos == 1 ? a->pos[0] : "none of the inputs is one",
+			a->n_pos == 1 ? " is not one" : "");
+		return EXIT_USAGE;
+	}
+	if (!graph && a->n_pos && cli_graph_options(a, names, sizeof(names))) {
+		fprintf(stderr, "arenabench: %s %s to operator graphs (.graph, .tflite, .onnx), and %s%s: a minimalloc CSV gives its lifetimes and sizes as they are (nothing done)\n",
+			names, strchr(names, ',') ? "apply" : "applies",
+			a->n_pos == 1 ? a->pos[0] : "every input is a .csv",
+			a->n_pos == 1 ? " is a .csv" : "");
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -161,13 +184,18 @@ int main(int argc, char **argv)
 		cli_args_free(&a);
 		return rc > 0 ? cli_finish_stdout(0) : EXIT_USAGE;
 	}
-	if (check_outputs(&a) || check_model_options(&a)) {
+	if (check_outputs(&a) || check_kind_options(&a)) {
 		cli_args_free(&a);
 		return EXIT_USAGE;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	/* a signal ignored when we started (nohup, a background job of a
+	 * script) stays ignored */
+	for (size_t i = 0; i < 3; i++) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+		if (signal(sigs[i], on_signal) == SIG_IGN)
+			signal(sigs[i], SIG_IGN);
+	}
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
 	case CMD_BENCH: code = cmd_bench(&a, argc, argv); break;

@@ -712,13 +712,94 @@ char *cli_planners_by_cost(const struct args *a)
 	return list;
 }
 
+int cli_graph_options(const struct args *a, char *names, size_t len)
+{
+	const struct { bool given; const char *name; } opt[] = {
+		{ a->lifetimes_given, "--lifetimes" },
+		{ a->round_given, "--round" },
+		{ a->load.problem.exclude_scratch, "--no-scratch" },
+		{ a->load.problem.inplace, "--inplace" },
+		{ a->load.reorder.method != AB_REORDER_NONE, "--reorder" },
+	};
+	size_t k = 0;
+	int n = 0;
+
+	names[0] = 0;
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		if (opt[i].given && k < len)
+			k += (size_t)snprintf(names + k, len - k, "%s%s",
+					      n++ ? ", " : "", opt[i].name);
+	return n;
+}
+
+int cli_search_options(const struct args *a,
+		       const struct ab_planner *const *planners, size_t n)
+{
+	const struct { bool given; const char *name; } opt[] = {
+		{ a->plan.seed != 1, "--seed" },
+		{ a->plan.budget != 0, "--budget" },
+		{ a->plan.safety_seconds != 0, "--safety-seconds" },
+	};
+	char names[64] = "", budgeted[128] = "";
+	size_t k = 0, b = 0, fast = 0;
+	int given = 0;
+
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		if (opt[i].given)
+			k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s",
+					      given++ ? ", " : "", opt[i].name);
+	if (!given)
+		return 0;
+	for (size_t i = 0; i < ab_planner_count(); i++)
+		if (ab_planner_at(i)->cost == AB_COST_BUDGETED && b < sizeof(budgeted))
+			b += (size_t)snprintf(budgeted + b, sizeof(budgeted) - b, "%s%s",
+					      b ? ", " : "", ab_planner_at(i)->name);
+	for (size_t i = 0; i < n; i++)
+		fast += planners[i]->cost != AB_COST_BUDGETED;
+	if (fast == n) {
+		fprintf(stderr, "arenabench: %s %s to budgeted planners (%s), and %s%s (nothing done)\n",
+			names, given > 1 ? "apply" : "applies", budgeted,
+			n == 1 ? planners[0]->name : "none of the planners is one",
+			n == 1 ? " is not one" : "");
+		return -EINVAL;
+	}
+	if (fast)
+		fprintf(stderr, "arenabench: warning: %s %s no effect on the %zu planner%s of %zu that %s not budgeted\n",
+			names, given > 1 ? "have" : "has", fast, fast == 1 ? "" : "s", n,
+			fast == 1 ? "is" : "are");
+	return 0;
+}
+
 int cli_inputs(const struct args *a, char ***files, size_t *n)
 {
 	struct ab_error err = { { 0 } };
+	char names[128];
+	size_t csv = 0;
 	int rc = ab_expand_inputs((const char *const *)a->pos, a->n_pos,
 				  AB_INPUT_ANY, false, files, n, NULL, &err);
 
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
-	return rc;
+		return rc;
+	}
+	/* an option that some inputs cannot take: a warning, and their rows
+	 * record what took effect (ab_load_in_effect) */
+	for (size_t i = 0; i < *n; i++) {
+		size_t len = strlen((*files)[i]);
+
+		csv += len >= 4 && !strcmp((*files)[i] + len - 4, ".csv");
+	}
+	if (csv && csv == *n && cli_graph_options(a, names, sizeof(names))) {
+		fprintf(stderr, "arenabench: %s %s to operator graphs (.graph, .tflite, .onnx), and every input is a minimalloc CSV: a CSV gives its lifetimes and sizes as they are (nothing done)\n",
+			names, strchr(names, ',') ? "apply" : "applies");
+		ab_free_inputs(*files, *n);
+		*files = NULL;
+		*n = 0;
+		return -EINVAL;
+	}
+	if (csv && cli_graph_options(a, names, sizeof(names)))
+		fprintf(stderr, "arenabench: warning: %s %s no effect on the %zu minimalloc CSV input%s of %zu (no operators: lifetimes and sizes are as given); their rows record what took effect\n",
+			names, strchr(names, ',') ? "have" : "has", csv,
+			csv == 1 ? "" : "s", *n);
+	return 0;
 }

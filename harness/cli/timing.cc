@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -76,6 +77,42 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
 	std::vector<Slot> &slots_;
 };
 
+// The values Google Benchmark would take without a word but that leave
+// the timing columns empty or meaningless: repetitions below 1, a minimum
+// time that is negative, not a number or infinite.  0, or -EINVAL with
+// the message in err.
+int check_flag(const char *arg, char *err, size_t errlen)
+{
+	static const char reps[] = "--benchmark_repetitions=";
+	static const char min_time[] = "--benchmark_min_time=";
+	char *end;
+
+	errno = 0;
+	if (std::strncmp(arg, reps, sizeof(reps) - 1) == 0) {
+		const char *v = arg + sizeof(reps) - 1;
+		long x = std::strtol(v, &end, 10);
+
+		if (*v && !*end && !errno && x >= 1 && x <= 1000000)
+			return 0;
+		std::snprintf(err, errlen,
+			      "--benchmark_repetitions expects a number of repetitions from 1 to 1000000, got '%s' (nothing done)",
+			      v);
+		return -EINVAL;
+	}
+	if (std::strncmp(arg, min_time, sizeof(min_time) - 1) == 0) {
+		const char *v = arg + sizeof(min_time) - 1;
+		double x = std::strtod(v, &end);
+
+		if (*v && !*end && !errno && std::isfinite(x) && x >= 0 && x <= 1e9)
+			return 0;
+		std::snprintf(err, errlen,
+			      "--benchmark_min_time expects seconds from 0 to 1e+09 (a plain number), got '%s' (nothing done)",
+			      v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 } // namespace
 
 extern "C" int ab_timing_init(int *argc, char **argv, double default_min_time,
@@ -93,10 +130,13 @@ extern "C" int ab_timing_init(int *argc, char **argv, double default_min_time,
 	args.push_back(&reps[0]);
 	static char agg[] = "--benchmark_report_aggregates_only=true";
 	args.push_back(agg);
-	std::vector<int> ours;
-	for (int i = 1; i < *argc; i++)
-		if (std::strncmp(argv[i], "--benchmark_", 12) == 0)
-			args.push_back(argv[i]);
+	for (int i = 1; i < *argc; i++) {
+		if (std::strncmp(argv[i], "--benchmark_", 12) != 0)
+			continue;
+		if (check_flag(argv[i], err, errlen))
+			return -EINVAL;
+		args.push_back(argv[i]);
+	}
 	int n = (int)args.size();
 	args.push_back(nullptr);
 	benchmark::Initialize(&n, args.data());

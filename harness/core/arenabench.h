@@ -178,7 +178,8 @@ struct ab_problem {
 	int64_t *id;              /* external id (CSV id or tensor index) */
 	char **label;             /* CSV id text (ids may be names), or NULL */
 	char **csv_name;          /* a CSV's optional 'name' column, or NULL */
-	bool csv_minimalloc_words; /* its header said buffer,start,end */
+	uint8_t csv_words[3];     /* its header's words for id, lower, upper
+				   * (problem_csv.c's aliases; 0 = those) */
 	int32_t *tensor;          /* graph tensor index (the root of an in-place
 				   * chain), or -1 */
 	/* Graph problems: tensor t lives in buffer tensor_buffer[t], or -1

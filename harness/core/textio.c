@@ -249,17 +249,19 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
  * caller.  On failure the temporary file is removed. */
 static int atomic_finish(struct ab_atomic_file *af, struct ab_error *err)
 {
-	int bad = ferror(af->f);
+	int bad = ferror(af->f) ? EIO : 0;
 
+	errno = 0;
 	if (fflush(af->f) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	if (!af->in_place && fsync(fileno(af->f)) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	if (!af->is_stdout && fclose(af->f) != 0)
-		bad = 1;
+		bad = errno ? errno : EIO;
 	af->f = NULL;
 	if (bad) {
-		int rc = ab_fail(err, -EIO, "%s: write error%s", af->path,
+		int rc = ab_fail(err, -EIO, "%s: write error: %s%s", af->path,
+				 strerror(bad),
 				 af->in_place ? "" : "; the previous file is kept");
 
 		ab_atomic_abort(af);
@@ -277,22 +279,26 @@ static void atomic_done(struct ab_atomic_file *af)
 	memset(af, 0, sizeof(*af));
 }
 
-int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+/* Renames a finished file over its path (nothing to do in place). */
+static int atomic_rename(struct ab_atomic_file *af, struct ab_error *err)
 {
-	int rc = atomic_finish(af, err);
-
-	if (rc)
-		return rc;
 	if (!af->in_place && rename(af->tmp, af->path) != 0) {
 		int e = errno;
+		int rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
+				 strerror(e));
 
-		rc = ab_fail(err, -e, "%s: cannot replace: %s", af->path,
-			     strerror(e));
 		ab_atomic_abort(af);
 		return rc;
 	}
 	atomic_done(af);
 	return 0;
+}
+
+int ab_atomic_commit(struct ab_atomic_file *af, struct ab_error *err)
+{
+	int rc = atomic_finish(af, err);
+
+	return rc ? rc : atomic_rename(af, err);
 }
 
 int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
@@ -312,9 +318,10 @@ int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
 		return rc;
 	}
 	if (a->in_place || b->in_place) {
-		rc = ab_atomic_commit(b, err);
+		/* both are written out already: only renames are left */
+		rc = atomic_rename(b, err);
 		if (!rc)
-			rc = ab_atomic_commit(a, err);
+			rc = atomic_rename(a, err);
 		else
 			ab_atomic_abort(a);
 		return rc;

@@ -59,12 +59,21 @@ int ab_fb_table_at(const struct ab_fb *fb, uint64_t pos, int depth,
 	    !ab_fb_fits(fb, t->vt, t->vt_len))
 		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 ": vtable at %" PRIu64 " has size %" PRIu32 " (expected an even size >= 4 inside the file)",
 				  what, pos, t->vt, t->vt_len);
-	if (t->len < 4 || !ab_fb_fits(fb, pos, t->len))
+	if (t->len < 4) {
+		char where[64] = "";
+
+		if (t->vt > pos) /* where the table's fields would be */
+			snprintf(where, sizeof(where), "; the vtable lies %" PRIu64 " bytes into the table",
+				 t->vt - pos);
+		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 ": its vtable at %" PRIu64 " gives the table an inline size of %" PRIu32 " bytes (expected at least 4, the table's own vtable offset%s)",
+				  what, pos, t->vt, t->len, where);
+	}
+	if (!ab_fb_fits(fb, pos, t->len))
 		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 ": inline size %" PRIu32 " runs past the end of the file (%" PRIu64 " bytes; truncated?)",
 				  what, pos, t->len, fb->n);
 	if (t->vt < pos + t->len && pos < t->vt + t->vt_len)
-		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable (%" PRIu64 "..%" PRIu64 ") overlaps the table",
-				  what, pos, t->vt, t->vt + t->vt_len);
+		return ab_fb_fail(fb, -EBADMSG, "%s table at offset %" PRIu64 " is self-referencing: its vtable (bytes %" PRIu64 "..%" PRIu64 ") overlaps the table (bytes %" PRIu64 "..%" PRIu64 ", its inline size %" PRIu32 ") (expected the vtable outside the table)",
+				  what, pos, t->vt, t->vt + t->vt_len, pos, pos + t->len, t->len);
 	return 0;
 }
 

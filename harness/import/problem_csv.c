@@ -1,13 +1,17 @@
 /*
  * minimalloc's CSV: problems `id,lower,upper,size[,alignment]` (the
- * benchmark suite's header) or `buffer,start,end,size[,alignment]` (the
- * header of minimalloc's README and CLI today, same meaning), with
- * half-open [lower, upper) lifetimes, an optional `name` column carried into
- * plans and reports, and solutions with an `offset` (and, from arenabench,
- * an `arena`) column: the offsets become the problem's fixed offsets, which
- * only the `offline` planner keeps (minimalloc's Buffer.offset).  Columns are read by name; a UTF-8 byte-order mark
+ * benchmark suite's header), with half-open [lower, upper) lifetimes,
+ * and the other words minimalloc's own reader takes for the first three
+ * columns (google/minimalloc src/converter.cc, FromCsv): `buffer` or
+ * `buffer_id` for id, `start` or `begin` for lower, and `end` for upper,
+ * an end being inclusive (minimalloc adds one: `buffer,start,end,size`
+ * with end 2 is [start, 3)).  An optional `name` column is carried into
+ * plans and reports; solutions have an `offset` (and, from arenabench, an
+ * `arena`) column: the offsets become the problem's fixed offsets, which
+ * only the `offline` planner keeps (minimalloc's Buffer.offset).  Columns
+ * are read by name; a UTF-8 byte-order mark
  * before the header is skipped.  A plan is written back with the header
- * words its problem used.
+ * words its problem used, an end column as an inclusive end again.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,11 +29,33 @@ enum col { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
 static const char *const col_names[COL_COUNT] = {
 	"id", "lower", "upper", "size", "alignment", "offset", "arena", "name",
 };
-/* minimalloc's current words for the first three columns. */
-static const char *const col_names_minimalloc[COL_COUNT] = {
-	"buffer", "start", "end", "size", "alignment", "offset", "arena", "name",
+/* The other words minimalloc reads for the first three columns
+ * (ab_problem's csv_words: 0 is col_names', 1.. these). */
+#define N_ALIASES 3
+static const char *const col_aliases[COL_SIZE][N_ALIASES] = {
+	[COL_ID] = { "id", "buffer", "buffer_id" },
+	[COL_LOWER] = { "lower", "start", "begin" },
+	[COL_UPPER] = { "upper", "end", NULL },
 };
+#define WORD_END 1 /* col_aliases[COL_UPPER][1]: an inclusive end */
 #define MAX_FIELDS 16
+#define EXPECTED_HEADER "'id,lower,upper,size[,alignment]' or minimalloc's other words (buffer or buffer_id, start or begin, end: inclusive)"
+
+/* The column a header word names (its alias index in *word), or -1. */
+static int column_of(const char *w, uint8_t *word)
+{
+	*word = 0;
+	for (int c = 0; c < COL_COUNT; c++) {
+		if (!strcmp(w, col_names[c]))
+			return c;
+		for (int k = 1; c < COL_SIZE && k < N_ALIASES; k++)
+			if (col_aliases[c][k] && !strcmp(w, col_aliases[c][k])) {
+				*word = (uint8_t)k;
+				return c;
+			}
+	}
+	return -1;
+}
 
 /* Splits a line at commas in place, trimming spaces; returns the field
  * count (all of them, though only the first max are stored). */
@@ -85,7 +111,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	char *line, *f[16];
 	size_t cap = 0, n = 0;
 	int64_t max_upper = 0;
-	bool minimalloc_words = false, std_words = false;
+	uint8_t words[COL_COUNT] = { 0 };
 
 	memset(out, 0, sizeof(*out));
 	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
@@ -100,12 +126,12 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		rc = ab_line_reader_next(&lr, &line);
 	} while (rc > 0 && line[strspn(line, " \t")] == 0);
 	if (rc < 0) {
-		rc = ab_fail(err, -EINVAL, "%s:%d: the header line contains a NUL byte or is longer than %d bytes (expected 'id,lower,upper,size[,alignment]' or 'buffer,start,end,size[,alignment]')",
+		rc = ab_fail(err, -EINVAL, "%s:%d: the header line contains a NUL byte or is longer than %d bytes (expected " EXPECTED_HEADER ")",
 			     path, lr.line, AB_MAX_LINE_BYTES);
 		goto fail;
 	}
 	if (rc == 0) {
-		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header 'id,lower,upper,size[,alignment]' or 'buffer,start,end,size[,alignment]')",
+		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header " EXPECTED_HEADER ")",
 			     path);
 		goto fail;
 	}
@@ -116,44 +142,36 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++) {
-		int c;
+		uint8_t word;
+		int c = column_of(f[i], &word);
 
-		for (c = 0; c < COL_COUNT; c++) {
-			if (strcmp(f[i], col_names[c]) == 0) {
-				std_words |= c <= COL_UPPER;
-				break;
-			}
-			if (strcmp(f[i], col_names_minimalloc[c]) == 0) {
-				minimalloc_words |= c <= COL_UPPER;
-				break;
-			}
-		}
-		if (c == COL_COUNT) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size or buffer, start, end, size, and optionally alignment, offset, arena, name)",
+		if (c < 0) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size or minimalloc's buffer, buffer_id, start, begin, end, and optionally alignment, offset, arena, name)",
 				     path, lr.line, f[i]);
 			goto fail;
 		}
-		if (col_at[c] >= 0) {
+		if (col_at[c] >= 0 && !strcmp(f[col_at[c]], f[i])) {
 			rc = ab_fail(err, -EINVAL, "%s:%d: column '%s' appears twice",
 				     path, lr.line, f[i]);
 			goto fail;
 		}
+		if (col_at[c] >= 0) {
+			rc = ab_fail(err, -EINVAL, "%s:%d: columns '%s' and '%s' both give %s",
+				     path, lr.line, f[col_at[c]], f[i], col_names[c]);
+			goto fail;
+		}
 		col_at[c] = i;
-	}
-	if (std_words && minimalloc_words) {
-		rc = ab_fail(err, -EINVAL, "%s:%d: the header mixes 'id,lower,upper' with 'buffer,start,end' (expected one of the two)",
-			     path, lr.line);
-		goto fail;
+		words[c] = word;
 	}
 	for (int c = COL_ID; c <= COL_SIZE; c++)
 		if (col_at[c] < 0) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s' (expected %s)",
-				     path, lr.line,
-				     (minimalloc_words ? col_names_minimalloc : col_names)[c],
-				     minimalloc_words ? "buffer, start, end, size" : "id, lower, upper, size");
+			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s'%s (expected " EXPECTED_HEADER ")",
+				     path, lr.line, col_names[c],
+				     c == COL_ID ? " (or buffer, buffer_id)" : c == COL_LOWER ? " (or start, begin)" :
+				     c == COL_UPPER ? " (or end)" : "");
 			goto fail;
 		}
-	out->csv_minimalloc_words = minimalloc_words;
+	memcpy(out->csv_words, words, sizeof(out->csv_words));
 	rc = ab_strmap_init(&ids, 1024);
 	if (rc)
 		goto fail_oom;
@@ -171,7 +189,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			goto fail;
 		}
 		for (int c = 0; c < COL_COUNT; c++) {
-			const char *cn = (minimalloc_words ? col_names_minimalloc : col_names)[c];
+			const char *cn = c < COL_SIZE ? col_aliases[c][words[c]] : col_names[c];
 
 			if (col_at[c] < 0 || c == COL_ID || c == COL_NAME)
 				continue;
@@ -201,14 +219,29 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		}
 		if (parse_i64(f[col_at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
 			v[COL_ID] = (int64_t)n;
+		if (words[COL_UPPER] == WORD_END) {
+			/* inclusive: the buffer lives from start through end */
+			if (v[COL_UPPER] < v[COL_LOWER]) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: end %" PRId64 " is before %s %" PRId64 " (an end is inclusive, as minimalloc reads it: the buffer lives from %s through end)",
+					     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER],
+					     col_aliases[COL_LOWER][words[COL_LOWER]], v[COL_LOWER],
+					     col_aliases[COL_LOWER][words[COL_LOWER]]);
+				goto fail;
+			}
+			if (v[COL_UPPER] < INT64_MAX)
+				v[COL_UPPER]++;
+		}
 		if (v[COL_UPPER] <= v[COL_LOWER]) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than lower %" PRId64 " (lifetimes are half-open [lower, upper))",
-				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER], v[COL_LOWER]);
+			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than %s %" PRId64 " (lifetimes are half-open [%s, upper))",
+				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER],
+				     col_aliases[COL_LOWER][words[COL_LOWER]], v[COL_LOWER],
+				     col_aliases[COL_LOWER][words[COL_LOWER]]);
 			goto fail;
 		}
 		if (v[COL_UPPER] > INT32_MAX) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " exceeds the supported time range (at most %d)",
-				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER], INT32_MAX);
+			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: %s %s exceeds the supported time range (at most %d as an upper, %d as an end)",
+				     path, lr.line, f[col_at[COL_ID]], col_aliases[COL_UPPER][words[COL_UPPER]],
+				     f[col_at[COL_UPPER]], INT32_MAX, INT32_MAX - 1);
 			goto fail;
 		}
 		if (col_at[COL_ALIGN] >= 0 &&
@@ -371,11 +404,14 @@ int ab_problem_load_csv(const char *path, struct ab_problem *out,
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		      const struct ab_plan *plan)
 {
-	bool aligned = false;
+	const uint8_t *w = p->csv_words;
+	bool aligned = false, end = w[COL_UPPER] == WORD_END;
 
 	for (size_t i = 0; i < p->n; i++)
 		aligned |= p->buf[i].align > 1;
-	fputs(p->csv_minimalloc_words ? "buffer,start,end,size" : "id,lower,upper,size", f);
+	for (int c = COL_ID; c < COL_SIZE; c++)
+		fprintf(f, "%s,", col_aliases[c][w[c] < N_ALIASES && col_aliases[c][w[c]] ? w[c] : 0]);
+	fputs("size", f);
 	if (aligned)
 		fputs(",alignment", f);
 	fputs(",offset", f);
@@ -390,7 +426,7 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		else
 			fprintf(f, "%" PRId64, p->id[i]);
 		fprintf(f, ",%" PRId32 ",%" PRId64 ",%" PRIu64,
-			p->buf[i].first, (int64_t)p->buf[i].last + 1,
+			p->buf[i].first, (int64_t)p->buf[i].last + (end ? 0 : 1),
 			p->buf[i].size);
 		if (aligned)
 			fprintf(f, ",%" PRIu32, p->buf[i].align);

@@ -963,6 +963,12 @@ static int parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		op->n_scratch = k;
 	}
 
+	if (ops.len == 0) { /* after the tensors: their faults come first */
+		ab_fb_set_ctx(r, "subgraph %d", s->sg);
+		rc = ab_fb_fail(r, -EINVAL, "no operators (expected at least one operator to plan; the subgraph is named '%.*s')",
+				sname ? (int)(slen > 64 ? 64 : slen) : 1, sname ? sname : "?");
+		goto out;
+	}
 	rc = read_metadata(s, model, base, tensors.len);
 out:
 	ab_strmap_free(&names);

@@ -87,12 +87,24 @@ static int load_bytes(const uint8_t *bytes, size_t len, const char *path,
 		      struct ab_input *in, struct ab_error *err)
 {
 	struct ab_load_options lo;
+	size_t n = strlen(path);
+	char *name = NULL;
+	int rc;
 
 	memset(&lo, 0, sizeof(lo));
 	lo.problem.lifetimes = AB_LIFETIMES_TFLM;
 	lo.problem.round_to = AB_TFLM_ALIGN;
 	lo.tflite = *topt;
-	return ab_input_parse(path, bytes, len, &lo, in, err);
+	/* the bytes are a .tflite whatever the output is called ("-", a
+	 * device, x.bin): the reader goes by the name's extension */
+	if (n < 7 || strcmp(path + n - 7, ".tflite")) {
+		name = ab_strdupf("%s as .tflite", path);
+		if (!name)
+			return ab_fail(err, -ENOMEM, "%s: out of memory", path);
+	}
+	rc = ab_input_parse(name ? name : path, bytes, len, &lo, in, err);
+	free(name);
+	return rc;
 }
 
 /*
