@@ -13,6 +13,7 @@
 
 #include "core/strmap.h"
 #include "core/textio.h"
+#include "import/expand.h"
 #include "import/onnx.h"
 #include "import/onnx_model.h"
 
@@ -1397,20 +1398,6 @@ static char *stem(const char *path)
 	return ab_strdupf("%.*s", (int)n, b);
 }
 
-/* The folder the model sits in names its family ("onnx" when none). */
-static char *family(const char *path)
-{
-	const char *e = strrchr(path, '/'), *b;
-
-	if (!e || e == path)
-		return ab_strdupf("onnx");
-	for (b = e; b > path && b[-1] != '/'; b--)
-		;
-	if (e - b == 0 || (e - b == 1 && b[0] == '.') || (e - b == 2 && !strncmp(b, "..", 2)))
-		return ab_strdupf("onnx");
-	return ab_strdupf("%.*s", (int)(e - b), b);
-}
-
 int ab_onnx_parse(const uint8_t *data, size_t len, const char *path,
 		  const struct ab_onnx_options *opt, struct ab_graph *out,
 		  struct ab_onnx_info *info, struct ab_error *err)
@@ -1450,7 +1437,7 @@ int ab_onnx_parse(const uint8_t *data, size_t len, const char *path,
 		rc = add_if_inputs(&s, out);
 	if (!rc) {
 		out->name = stem(path);
-		out->family = family(path);
+		out->family = ab_family_from_path(path, "onnx");
 		out->source = ab_strdupf("%s", path);
 		if (!out->name || !out->family || !out->source)
 			rc = fail(&s, -ENOMEM, "out of memory");
