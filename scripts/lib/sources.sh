@@ -10,8 +10,8 @@
 #   own corpus is never described with our reference's baselines, scaling
 #   or transforms.  REFERENCE_FALLBACK=1 forces the fallback, =0 forbids it.
 #   Says (stderr) what it chose.
-# origin_of PATH: "committed reference" for a file under RES/reference/,
-#   else "local run".
+# origin_of PATH: "committed reference" for a file in a folder named
+#   reference (results/reference/), else "local run".
 # caption_of CSV: one line: origin, CSV path, revision (+dirty), machine,
 #   date, from CSV's own .meta sidecar (the .csv replaced by .meta).
 # Needs: say MESSAGE (the caller's).
@@ -66,8 +66,8 @@ source_csv() {
 }
 
 origin_of() {
-	case $1 in
-	"$src_res"/reference/*) echo "committed reference" ;;
+	case /$1 in
+	*/reference/*) echo "committed reference" ;;
 	*) echo "local run" ;;
 	esac
 }
@@ -80,6 +80,7 @@ caption_of() {
 			END {
 				rev = (m["git_revision"] != "") ? substr(m["git_revision"], 1, 10) : "unknown"
 				if (m["git_dirty"] == "yes" || m["git_dirty"] == "1" || m["git_dirty"] == "true") rev = rev "+dirty"
+				if (m["forced_dirty"] != "") rev = rev " (forced)"
 				s = origin ": " csv ", rev " rev
 				if (m["cpu_model"] != "") s = s ", " m["cpu_model"]
 				if (m["cores"] != "") s = s " (" m["cores"] " cores)"
