@@ -221,6 +221,7 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/test-extension.sh
 	@sh scripts/test-check-deps.sh
 	@sh scripts/check-deps.sh
+	@sh tests/report/test-stats.sh
 	@sh tests/report/test-readme-drift.sh
 	@sh scripts/deps.sh plots
 	@sh tests/report/test-own-corpus.sh $(BUILD)
