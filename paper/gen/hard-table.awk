@@ -58,7 +58,7 @@ END {
 		}
 		printf " \\\\\n" > f
 	}
-	printf "\\bottomrule\n\\end{tabular}\n\\caption{Hard instances (\\texttt{make hard}): geometric mean of peak / best proved lower bound per set (on the tilings the bound is the optimum, by construction), and problems proved optimal.}\n\\label{tab:hard}\n\\end{table}\n" > f
+	printf "\\bottomrule\n\\end{tabular}\n\\caption{Hard instances (\\texttt{make hard}): geometric mean of peak / best proved lower bound per set (on the tilings the bound is the optimum, by construction), and problems proved optimal (\\SrcHard).}\n\\label{tab:hard}\n\\end{table}\n" > f
 	m = dir "/hard.tex"
 	printf "\\newcommand{\\HardProblems}{%d}\n", n_problems() > m
 	printf "\\newcommand{\\HardWorstMinimalloc}{%.2f\\,\\%%}\n", 100 * worst["minimalloc"] > m

@@ -250,7 +250,7 @@ function chain_example(    out, g, j, p, cbest, rows) {
 	printf "\\begin{table}[!htbp]\\centering\\small\n" \
 		"\\caption{The worked example \\texttt{chain\\_24k} at align %d, from the\n" \
 		"results CSV: peak of each planner in KiB and its ratio to the lower bound\n" \
-		"(%s\\,KiB).}\\label{tab:chain}\n" \
+		"(%s\\,KiB; \\SrcResults).}\\label{tab:chain}\n" \
 		"\\begin{tabular}{lrr}\\toprule\n" \
 		"planner & peak (KiB) & peak / lower bound \\\\\\midrule\n%s" \
 		"\\bottomrule\\end{tabular}\n\\end{table}\n", A, lb[g] / 1024, rows >> out
