@@ -44,6 +44,22 @@ cat "$tmp/gen"/*.tex | sed -n 's/^\\newcommand{\\\([A-Za-z]*\)}{\(.*\)}$/\1	\2/p
 	    -e 's/\\textmu{}/µ/g' -e 's/\\,/ /g' > "$tmp/macros"
 awk -F, -f scripts/lib/common.awk -f scripts/lib/slopes.awk "$ref/scaling.csv" > "$tmp/slopes.csv"
 
+# Prose lines wrapped at 76 columns (a bullet's continuation indented by
+# two); table rows and empty lines kept as they are.
+wrap() {
+	awk '
+		/^\|/ || /^$/ { print; next }
+		{
+			ind = ($0 ~ /^- /) ? "  " : ""
+			n = split($0, w, " "); line = ""
+			for (i = 1; i <= n; i++) {
+				if (line != "" && length(line) + 1 + length(w[i]) > 76) { print line; line = ind w[i] }
+				else line = (line == "" ? w[i] : line " " w[i])
+			}
+			if (line != "") print line
+		}'
+}
+
 gen_block() {
 	case $1 in
 	explain)
@@ -75,7 +91,8 @@ gen_block() {
 		;;
 	*)
 		awk -F, -v block="$1" -f scripts/lib/common.awk -f scripts/dev/readme-results.awk \
-			"$tmp/macros" "$ref/results.csv" "$ref/baselines.csv" "$ref/scaling.csv" "$tmp/slopes.csv" "$ref/results.meta"
+			"$tmp/macros" "$ref/results.csv" "$ref/baselines.csv" "$ref/scaling.csv" "$tmp/slopes.csv" "$ref/results.meta" |
+			wrap
 		;;
 	esac
 }
