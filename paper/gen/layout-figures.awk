@@ -16,7 +16,7 @@ function str(line,    s) { s = line; sub(/^[^"]*"/, "", s); sub(/"[^"]*$/, "", s
 /^layout_large_planners / { ll = str($0) }
 END {
 	n = split(l, p, " ")
-	if (n == 0) { print "% no plan layouts were drawn"; exit }
+	if (n == 0) { print "\\emph{No plan layout was drawn: no graph of the results could be found as a file (see the output of \\texttt{make plots}).}"; exit }
 	for (i = 1; i <= n; i++) {
 		if (i % 6 == 1) print "\\begin{figure}[p]\n\\centering"
 		printf "\\includegraphics[width=0.49\\textwidth]{layout_%s.pdf}%s\n", p[i], (i % 2 ? "\\hfill" : "\\\\[1ex]")

@@ -125,7 +125,7 @@ if [ -f "$lay" ]; then
 	awk -f scripts/lib/common.awk -f paper/gen/layout-figures.awk "$lay" > "$gen.tmp/fig-layout.tex"
 else
 	say "no plan layouts in $plots_out (they need build/arenabench)"
-	printf '%% no plan layouts were drawn (plots/layouts.sh needs build/arenabench)\n' > "$gen.tmp/fig-layout.tex"
+	printf '\\emph{The plan layouts were not drawn: \\texttt{plots/layouts.sh} needs \\texttt{build/arenabench} (run \\texttt{make}).}\n' > "$gen.tmp/fig-layout.tex"
 fi
 
 # What the alignment figure summed over (plots/plotdata.awk, mode sweep).
