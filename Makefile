@@ -224,6 +224,7 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh tests/report/test-stats.sh
 	@sh tests/report/test-readme-drift.sh
 	@sh scripts/deps.sh plots
+	@sh plots/plots-selftest.sh
 	@sh tests/report/test-own-corpus.sh $(BUILD)
 	@sh scripts/deps.sh campaign
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
