@@ -65,8 +65,11 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 		in->reordered = true;
 	}
 	/* borrowed from the graph (the reordered copy, if any) */
-	in->family = in->graph.family ? in->graph.family
-				      : in->is_tflite ? "tflite" : in->is_onnx ? "onnx" : "graph";
+	in->family = o->family		? o->family
+		     : in->graph.family ? in->graph.family
+		     : in->is_tflite	? "tflite"
+		     : in->is_onnx	? "onnx"
+					: "graph";
 	in->source = in->graph.source ? in->graph.source : in->path;
 	in->ops = in->graph.n_ops;
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
@@ -81,9 +84,9 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 	return 0;
 }
 
-static void finish_csv(struct ab_input *in)
+static void finish_csv(const struct ab_load_options *o, struct ab_input *in)
 {
-	in->family = "minimalloc";
+	in->family = o->family ? o->family : "minimalloc";
 	in->source = in->path;
 	in->ops = distinct_times(&in->problem);
 }
@@ -108,7 +111,7 @@ int ab_input_load(const char *path, const struct ab_load_options *o,
 		rc = ab_problem_load_csv(path, &in->problem, err);
 		if (rc)
 			goto fail;
-		finish_csv(in);
+		finish_csv(o, in);
 		return 0;
 	}
 	if (ends_with(path, ".graph")) {
@@ -153,7 +156,7 @@ int ab_input_parse(const char *path, const uint8_t *data, size_t len,
 					  &in->problem, err);
 		if (rc)
 			goto fail;
-		finish_csv(in);
+		finish_csv(o, in);
 		return 0;
 	}
 	if (ends_with(path, ".graph")) {
