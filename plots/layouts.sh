@@ -6,7 +6,7 @@
 #                           (at most 400 buffers, so the rectangles show);
 #   layout_large_<planner>  the best and the worst reuse-aware planner on
 #                           the largest graph, when that is another graph.
-# Called by plots/plots.sh.  Needs build/arenabench (plan --emit-plan
+# Called by plots/plots.sh.  Needs $ARENABENCH or build/arenabench (plan --emit-plan
 # --emit-live).  A graph is found from the CSV's source column (models and
 # minimalloc problems: their path), else as a .graph file whose `graph NAME`
 # line matches, under graphs/ and $LAYOUT_SEARCH (space-separated folders).
@@ -18,7 +18,7 @@ data=$1
 out=$2
 formats=$3
 align=${LAYOUT_ALIGN:-64}
-bin=build/arenabench
+bin=${ARENABENCH:-build/arenabench}
 
 say() { printf 'plots: %s\n' "$*" >&2; }
 

@@ -13,7 +13,10 @@
 # Environment: RESULTS_DIR (instead of results/), PLOTS_OUT (instead of
 # plots/out), ALIGN_RATIO (align of figures 1 and 3; default: the smallest in
 # the CSV), ALIGN_BYTES (align of figure 2; default 64), BYTES_GRAPHS
-# (comma-separated graphs of figure 2), FORMATS (default "svg pdf png").
+# (comma-separated graphs of figure 2), FORMATS (default "svg pdf png"),
+# ARENABENCH (the binary that plans the layouts; default build/arenabench),
+# LAYOUT_GRAPH, LAYOUT_ALIGN, LAYOUT_SEARCH (plots/layouts.sh), and
+# REFERENCE_FALLBACK (scripts/lib/sources.sh).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -112,8 +115,9 @@ for side in scaling sweep hyperfine; do
 done
 # The plan layouts are planned now by build/arenabench: the graph is chosen
 # from results.csv, the offsets come from this tree.
-printf 'meta_caption = "graph chosen from %s; planned by build/arenabench at rev %s (this tree)"\n' \
-	"$dir/results.csv" "$(tree_revision)" > "$data/meta_layout.gp"
+bin=${ARENABENCH:-build/arenabench}
+printf 'meta_caption = "graph chosen from %s; planned by %s at rev %s (this tree)"\n' \
+	"$dir/results.csv" "$bin" "$(tree_revision)" > "$data/meta_layout.gp"
 
 awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
@@ -152,15 +156,15 @@ else
 fi
 
 # 5. plan layouts: one per planner for one graph, when the CLI can emit them.
-if [ -x build/arenabench ]; then
-	if RESULTS_CSV="$dir/results.csv" sh plots/layouts.sh "$data" "$out" "$formats"; then
+if [ -x "$bin" ]; then
+	if ARENABENCH=$bin sh plots/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"
 		skipped="$skipped layout"
 	fi
 else
-	say "no build/arenabench: skipping the plan layouts (plots/layout.gp)"
+	say "no $bin: skipping the plan layouts (plots/layout.gp)"
 	skipped="$skipped layout"
 fi
 

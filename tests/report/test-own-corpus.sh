@@ -36,7 +36,7 @@ n_fam=$(ls -d "$tmp"/corpus/*/ | wc -l | tr -d ' ')
 
 "$bin" bench "$tmp/corpus/faces" "$tmp/corpus/micro" --no-timing --out "$tmp/res/results.csv" 2>"$tmp/bench.log" ||
 	{ say "FAIL: bench"; cat "$tmp/bench.log" >&2; exit 1; }
-RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots FORMATS=svg sh plots/plots.sh 2>"$tmp/plots.log" ||
+ARENABENCH=$bin RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots FORMATS=svg sh plots/plots.sh 2>"$tmp/plots.log" ||
 	{ say "FAIL: plots"; cat "$tmp/plots.log" >&2; exit 1; }
 RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots PAPER_GENERATED=$tmp/gen sh paper/gen/paper-numbers.sh 2>"$tmp/paper.log" ||
 	{ say "FAIL: paper numbers"; cat "$tmp/paper.log" >&2; exit 1; }
