@@ -229,8 +229,11 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/test-extension.sh
 	@sh scripts/test-check-deps.sh
 	@sh scripts/check-deps.sh
+	@sh tests/report/test-stats.sh
+	@sh tests/report/test-readme-drift.sh
 	@sh scripts/deps.sh plots
 	@sh plots/plots-selftest.sh
+	@sh tests/report/test-own-corpus.sh $(BUILD)
 	@sh scripts/deps.sh campaign
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 	@sh scripts/deps.sh report-test || echo "test-report: Chromium could not be installed: its browser check will be skipped" >&2

@@ -4,6 +4,8 @@
 # the peak), one line per instance.  Input: $datadir/profile_<instance>.csv
 # (seconds,ratio,nodes).
 load ARG0[1:strstrt(ARG0, "hard-profile.gp") - 1] . "style.gp"
+# The caption names the CSV, its revision and machine (plots/hard.sh).
+eval set_caption("")
 ni = words(hard_instances)
 f(i) = sprintf("%s/profile_%s.csv", datadir, word(hard_instances, i))
 set title "exact's anytime profile: best peak / proved bound" noenhanced

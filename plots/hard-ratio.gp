@@ -3,6 +3,8 @@
 # the known-optimum tilings) against buffers, one point per (problem,
 # planner); log x.  Input: $datadir/ratio_<planner>.csv (buffers,ratio,set).
 load ARG0[1:strstrt(ARG0, "hard-ratio.gp") - 1] . "style.gp"
+# The caption names the CSV, its revision and machine (plots/hard.sh).
+eval set_caption("")
 np = words(hard_planners)
 f(p) = sprintf("%s/ratio_%s.csv", datadir, p)
 set title "Peak / best proved bound on hard instances (make hard)" noenhanced

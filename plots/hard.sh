@@ -15,17 +15,17 @@ res=${RESULTS_DIR:-results}
 out=${PLOTS_OUT:-plots/out}
 formats=${FORMATS:-svg pdf png}
 data=$out/data/hard
-csv=$res/hard.csv
-prof=$res/hard_profile.csv
-if [ ! -f "$csv" ] && [ -f "$res/reference/hard.csv" ]; then
-	echo "plots: no $csv: the hard figures use the committed reference's" >&2
-	csv=$res/reference/hard.csv
-	prof=$res/reference/hard_profile.csv
-fi
+# HARD_CSV: the CSV plots/plots.sh chose (scripts/lib/sources.sh).
+csv=${HARD_CSV:-$res/hard.csv}
+prof=${csv%hard.csv}hard_profile.csv
 [ -f "$csv" ] || { echo "plots: no $csv (run make hard): hard figures skipped" >&2; exit 0; }
 command -v gnuplot >/dev/null 2>&1 || { echo "plots: gnuplot not found (sh scripts/deps.sh plots)" >&2; exit 1; }
 rm -rf "$data"
 mkdir -p "$data" "$out"
+say() { printf 'plots: %s\n' "$*" >&2; }
+. scripts/lib/sources.sh
+src_res=$res
+printf 'meta_caption = "%s"\n' "$(caption_of "$csv")" > "$data/meta.gp"
 
 # ratio rows per planner: buffers,ratio,set (set = family prefix)
 awk -F, -v dir="$data" '

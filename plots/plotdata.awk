@@ -5,7 +5,8 @@
 #   awk -F, -v mode=results -v dir=plots/out/data -v known="linear ..." \
 #       [-v align_ratio=N] [-v align_bytes=N] [-v bytes_graphs=a,b] FILE
 #   awk -F, -v mode=sweep     -v dir=... -v known=... FILE   (padding by align)
-#   awk -F, -v mode=scaling   -v dir=... -v known=... FILE   (log-log slopes)
+#   awk -F, -v mode=scaling   -v dir=... FILE   (points per planner)
+#   awk -F, -v mode=slopes    -v dir=... -v known=... SLOPES (scripts/lib/slopes.awk's output)
 #   awk -F, -v mode=hyperfine -v dir=... FILE
 #
 # Every output is a CSV with a header, read by name by the plot scripts;
@@ -82,14 +83,16 @@ mode == "results" || mode == "sweep" {
 	peak1[k] = v("peak_align1_bytes")
 	pad[k] = v("padding_bytes")
 	lb[g] = v("lower_bound_bytes")
+	gbuf[g] = v("buffers") + 0
+	if ("source" in col) gsrc[g] = v("source")
 	sumb[g] = v("sum_bytes")
 	next
 }
 
 # ------------------------------------------------------------------ scaling
+# The points per planner; the fit is scripts/lib/slopes.awk's (mode slopes).
 mode == "scaling" {
 	p = v("planner")
-	pseen[p] = 1
 	n = v("buffers") + 0
 	t = v("plan_ns") + 0
 	st = v("status")
@@ -101,11 +104,15 @@ mode == "scaling" {
 	# A run stopped before it was timed has no plan_ns: counted, not drawn.
 	if (v("plan_ns") != "")
 		print n "," t "," (st == "ok" ? 1 : 0) >> f
-	if (st == "ok" && n > 0 && t > 0) {
-		x = log(n) / log(10); y = log(t) / log(10)
-		sn[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
-	} else if (st != "ok")
-		timedout[p]++
+	next
+}
+
+# The output of scripts/lib/slopes.awk -> scaling.gp.
+mode == "slopes" {
+	p = v("planner")
+	pseen[p] = 1
+	fslope[p] = v("slope"); ficpt[p] = v("intercept"); ftout[p] = v("timed_out") + 0
+	flo[p] = v("min_buffers"); fhi[p] = v("max_buffers")
 	next
 }
 
@@ -135,7 +142,7 @@ mode == "hyperfine" {
 END {
 	if (mode == "results") results_end()
 	else if (mode == "sweep") sweep_end()
-	else if (mode == "scaling") scaling_end()
+	else if (mode == "slopes") slopes_end()
 	else if (mode == "hyperfine") hyperfine_end()
 }
 
@@ -145,7 +152,7 @@ function ratio(g, p, a,    k) {
 	return peak[k] / lb[g]
 }
 
-function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel, nsel, fam, best, spread, lo, hi, top, lin, yclip) {
+function results_end(    GS, GN, np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel, nsel, fam, best, spread, lo, hi, top, lin, yclip) {
 	if (invalid) note(invalid " rows with valid != yes are left out of the figures")
 	if (dup) note(dup " rows repeating (graph, planner, align) with other options are left out (first row kept)")
 	np = order_planners(pseen, ord)
@@ -212,9 +219,9 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 			print vals[i] "," i / n >> out
 		close(out)
 		# Geometric mean and worst case for the legend.
-		gs = 0; worst = 0
-		for (i = 1; i <= n; i++) { gs += log(vals[i]); if (vals[i] > worst) worst = vals[i] }
-		cdf_geo[p] = n ? exp(gs / n) : 0
+		worst = 0
+		for (i = 1; i <= n; i++) { geo_add(GS, GN, p, vals[i]); if (vals[i] > worst) worst = vals[i] }
+		cdf_geo[p] = n ? geo_mean(GS, GN, p) : 0
 		cdf_max[p] = worst
 	}
 
@@ -284,6 +291,8 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 	}
 	close(out)
 
+	layout_choice(np, ord, ab)
+
 	out = dir "/results.gp"
 	print "planners = " gq(join(ord, np)) > out
 	print "align_ratio = " a >> out
@@ -305,6 +314,46 @@ function results_end(    np, ord, i, j, g, p, r, f, vals, n, gv, out, a, ab, sel
 	for (j = 1; j <= np; j++)
 		s = s (j > 1 ? " " : "") sprintf("%d|%.2f|%.3g", ncdf[ord[j]], cdf_geo[ord[j]], cdf_max[ord[j]])
 	print "cdf_stats = " gq(s) >> out
+	close(out)
+}
+
+# 5. the graphs of the plan layouts, from the results only: first the graph
+# where the reuse-aware planners' peaks differ most at align ab (largest
+# worst/best ratio; ties: more buffers), among graphs of at most
+# layout_max_buffers buffers (default 400, so that rectangles stay
+# visible); then the largest graph (most buffers) when it is another.
+# Writes layout_candidates.csv: role,graph,buffers,spread,best,worst,source
+# (role "spread" rows in order of preference, then one "largest" row).
+function layout_choice(np, ord, ab,    i, j, g, k, lo, hi, plo, phi, sp, n, cand, key, out, big, lim) {
+	lim = (layout_max_buffers != "") ? layout_max_buffers + 0 : 400
+	out = dir "/layout_candidates.csv"
+	print "role,graph,buffers,spread,best,worst,source" > out
+	n = 0
+	for (i = 1; i <= ng; i++) {
+		g = gname[i]
+		lo = hi = ""; plo = phi = ""
+		for (j = 1; j <= np; j++) {
+			if (ord[j] == "linear") continue
+			k = g SUBSEP ord[j] SUBSEP ab
+			if (!(k in peak)) continue
+			if (lo == "" || peak[k] + 0 < lo) { lo = peak[k] + 0; plo = ord[j] }
+			if (hi == "" || peak[k] + 0 > hi) { hi = peak[k] + 0; phi = ord[j] }
+		}
+		if (lo == "" || lo == 0) continue
+		sp = hi / lo
+		spread_of[g] = sp; best_of_g[g] = plo; worst_of_g[g] = phi
+		if (big == "" || gbuf[g] > gbuf[big]) big = g
+		if (gbuf[g] > lim) continue
+		# Sort key: spread descending, then buffers descending, then name.
+		cand[++n] = sprintf("%020.9f %012d %s", 1e6 - sp, 1e9 - gbuf[g], g)
+	}
+	nsort(cand, n)
+	for (i = 1; i <= n; i++) {
+		g = cand[i]; sub(/^[^ ]* [^ ]* /, "", g)
+		print "spread," g "," gbuf[g] "," sprintf("%.4f", spread_of[g]) "," best_of_g[g] "," worst_of_g[g] "," gsrc[g] >> out
+	}
+	if (big != "")
+		print "largest," big "," gbuf[big] "," sprintf("%.4f", spread_of[big]) "," best_of_g[big] "," worst_of_g[big] "," gsrc[big] >> out
 	close(out)
 }
 
@@ -362,23 +411,19 @@ function sweep_end(    np, ord, j, p, out, fam, a, al, na, i, g, k, sum, cnt, ng
 	close(out)
 }
 
-# 4. least-squares slope of log10(plan_ns) on log10(buffers), ok rows only.
-function scaling_end(    np, ord, j, p, out, d, slope, icpt, b, s) {
+# 4. the fitted slopes (scripts/lib/slopes.awk) for the legend and lines:
+# slope|intercept|timed out|first fitted size|last fitted size per planner.
+function slopes_end(    np, ord, j, p, out, s) {
 	np = order_planners(pseen, ord)
 	out = dir "/scaling.gp"
 	print "scaling_planners = " gq(join(ord, np)) > out
 	s = ""
 	for (j = 1; j <= np; j++) {
 		p = ord[j]
-		d = sn[p] * sxx[p] - sx[p] * sx[p]
-		if (sn[p] >= 2 && d > 0) {
-			b = (sn[p] * sxy[p] - sx[p] * sy[p]) / d
-			slope = sprintf("%.2f", b)
-			icpt = sprintf("%.4f", (sy[p] - b * sx[p]) / sn[p])
-		} else {
-			slope = "n/a"; icpt = "n/a"
-		}
-		s = s (j > 1 ? " " : "") slope "|" icpt "|" (timedout[p] + 0)
+		if (fslope[p] == "")
+			s = s (j > 1 ? " " : "") "n/a|n/a|" ftout[p] "|0|0"
+		else
+			s = s (j > 1 ? " " : "") sprintf("%.2f|%s|%d|%d|%d", fslope[p], ficpt[p], ftout[p], flo[p], fhi[p])
 	}
 	print "scaling_slopes = " gq(s) >> out
 	close(out)

@@ -114,4 +114,15 @@ mkdir -p "$tmp/r/reference"
 good > "$tmp/r/reference/results.csv"
 expect "falls back to the reference" 0 "committed reference"
 
+# A local run of the reference's corpus takes the reference's optional
+# CSVs (labelled); a local run of another corpus never does.
+printf 'planner,buffers,seed,plan_ns,peak_rss_bytes,status\nlinear,10000,1,2000,0,ok\nlinear,100000,1,20000,0,ok\n' > "$tmp/r/reference/scaling.csv"
+good > "$tmp/r/results.csv"
+expect "same corpus: the reference's scaling.csv" 0 "using the committed reference's $tmp/r/reference/scaling.csv"
+grep -q 'committed reference: '"$tmp"'/r/reference/scaling.csv' "$tmp/out/data/meta_scaling.gp" ||
+	{ echo "FAIL same corpus: the scaling caption does not name the reference CSV" >&2; fails=$((fails + 1)); }
+good | sed 's/,z2,zoo,/,mine,own,/' > "$tmp/r/results.csv"
+expect "other corpus: no reference scaling.csv" 0 "the local run's corpus is not the reference's: its part is left out"
+[ ! -f "$tmp/out/scaling.png" ] || { echo "FAIL other corpus: scaling figure drawn from the reference" >&2; fails=$((fails + 1)); }
+
 [ "$fails" = 0 ] && echo "plots-selftest: all cases pass" || { echo "plots-selftest: $fails failed" >&2; exit 1; }

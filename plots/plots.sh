@@ -3,7 +3,9 @@
 #
 # Reads results/results.csv (the local run) when present, else the committed
 # reference results/reference/results.csv, plus the optional scaling.csv,
-# sweep.csv and hyperfine.csv next to it.  Writes SVG (web), PDF (paper) and
+# sweep.csv, hyperfine.csv and hard.csv next to it (scripts/lib/sources.sh:
+# the reference's only when the local run is of the same corpus).  Every
+# figure's caption names its CSV, local or reference, and its revision.  Writes SVG (web), PDF (paper) and
 # PNG (README) into plots/out/.  A missing optional CSV skips only the
 # figures that need it; a malformed CSV stops with FILE:LINE: column: what
 # was expected, and exit status 1.
@@ -11,7 +13,10 @@
 # Environment: RESULTS_DIR (instead of results/), PLOTS_OUT (instead of
 # plots/out), ALIGN_RATIO (align of figures 1 and 3; default: the smallest in
 # the CSV), ALIGN_BYTES (align of figure 2; default 64), BYTES_GRAPHS
-# (comma-separated graphs of figure 2), FORMATS (default "svg pdf png").
+# (comma-separated graphs of figure 2), FORMATS (default "svg pdf png"),
+# ARENABENCH (the binary that plans the layouts; default build/arenabench),
+# LAYOUT_GRAPH, LAYOUT_ALIGN, LAYOUT_SEARCH (plots/layouts.sh), and
+# REFERENCE_FALLBACK (scripts/lib/sources.sh).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -27,16 +32,13 @@ die() { printf 'plots: %s\n' "$*" >&2; exit 1; }
 command -v gnuplot >/dev/null 2>&1 ||
 	die "gnuplot not found (install it with: sh scripts/deps.sh plots)"
 
-if [ -f "$res/results.csv" ]; then
-	dir=$res
+. scripts/lib/sources.sh
+sources_init "$res" || die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
+dir=$src_dir
+if [ "$src_origin" = "local run" ]; then
 	say "drawing from the local run: $res/results.csv"
-	origin="local run"
-elif [ -f "$res/reference/results.csv" ]; then
-	dir=$res/reference
-	say "no $res/results.csv (run 'make bench' for a local run); drawing from the committed reference: $dir/results.csv"
-	origin="reference results"
 else
-	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
+	say "no $res/results.csv (run 'make bench' for a local run); drawing from the committed reference: $dir/results.csv"
 fi
 
 # Start clean, so that a figure whose input has gone is not left stale.
@@ -65,16 +67,10 @@ check() {
 		-f scripts/lib/csvcheck.awk "$1" || exit 1
 }
 
-# Optional CSVs: the local run's, else the committed reference's (said),
-# else none (their figures are skipped).
-optional() {
-	if [ -f "$dir/$1.csv" ]; then
-		echo "$dir/$1.csv"
-	elif [ "$dir" != "$res/reference" ] && [ -f "$res/reference/$1.csv" ]; then
-		say "no $dir/$1.csv: using the committed reference's $res/reference/$1.csv"
-		echo "$res/reference/$1.csv"
-	fi
-}
+# Optional CSVs: the local run's, else the committed reference's when the
+# local run is of the same corpus (scripts/lib/sources.sh), else none
+# (their figures are skipped).
+optional() { source_csv "$1"; }
 scaling_csv=$(optional scaling)
 sweep_csv=$(optional sweep)
 hyperfine_csv=$(optional hyperfine)
@@ -109,36 +105,19 @@ fi
 # The planners' legend order, from plots/style.gp.
 known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
 
-# Captions: machine and revision from a .meta sidecar.
-# caption_of META ORIGIN -> one line on stdout.
-caption_of() {
-	if [ -f "$1" ]; then
-		awk -F= -v origin="$2" '
-			{ sub(/\r$/, ""); k = $1; sub(/^[^=]*=/, ""); m[k] = $0 }
-			END {
-				rev = (m["git_revision"] != "") ? substr(m["git_revision"], 1, 10) : "unknown"
-				if (m["git_dirty"] == "yes" || m["git_dirty"] == "1" || m["git_dirty"] == "true") rev = rev "+dirty"
-				s = origin ", rev " rev
-				if (m["cpu_model"] != "") s = s ", " m["cpu_model"]
-				if (m["cores"] != "") s = s " (" m["cores"] " cores)"
-				if (m["compiler"] != "") s = s ", " m["compiler"]
-				if (m["date_utc"] != "") s = s ", " m["date_utc"]
-				gsub(/["\\]/, "'\''", s)
-				print s
-			}' "$1"
-	else
-		say "no $1: figures from it carry no machine/revision caption"
-		echo "$2, machine and revision unknown (no ${1##*/})"
-	fi
-}
-printf 'meta_caption = "%s"\n' "$(caption_of "$dir/results.meta" "$origin")" > "$data/meta.gp"
+# Captions: every figure names its CSV, local or committed reference, and
+# that CSV's revision (dirty flag included) and machine from its own .meta.
+printf 'meta_caption = "%s"\n' "$(caption_of "$dir/results.csv")" > "$data/meta.gp"
 for side in scaling sweep hyperfine; do
-	eval "side_csv=\${${side}_csv:-\$dir/\$side.csv}"
-	[ -f "$side_csv" ] || continue
-	m=${side_csv%.csv}.meta
-	[ -f "$m" ] || m=$dir/results.meta
-	printf 'meta_caption = "%s"\n' "$(caption_of "$m" "$origin, ${side}.csv")" > "$data/meta_$side.gp"
+	eval "side_csv=\${${side}_csv:-}"
+	[ -n "$side_csv" ] || continue
+	printf 'meta_caption = "%s"\n' "$(caption_of "$side_csv")" > "$data/meta_$side.gp"
 done
+# The plan layouts are planned now by build/arenabench: the graph is chosen
+# from results.csv, the offsets come from this tree.
+bin=${ARENABENCH:-build/arenabench}
+printf 'meta_caption = "graph chosen from %s; planned by %s at rev %s (this tree)"\n' \
+	"$dir/results.csv" "$bin" "$(tree_revision)" > "$data/meta_layout.gp"
 
 awk -F, -v mode=results -v dir="$data" -v known="$known" \
 	-v align_ratio="${ALIGN_RATIO:-}" -v align_bytes="${ALIGN_BYTES:-}" \
@@ -166,23 +145,26 @@ draw cdf
 
 # 4. scaling (optional).
 if [ -n "$scaling_csv" ]; then
-	awk -F, -v mode=scaling -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$scaling_csv"
+	awk -F, -v mode=scaling -v dir="$data" -f scripts/lib/common.awk -f plots/plotdata.awk "$scaling_csv"
+	# The one fit (scripts/lib/slopes.awk), as in make scaling, the paper and README.
+	awk -F, -f scripts/lib/common.awk -f scripts/lib/slopes.awk "$scaling_csv" > "$data/scaling-slopes.csv"
+	awk -F, -v mode=slopes -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$data/scaling-slopes.csv"
 	draw scaling "meta_name='meta_scaling'"
 else
-	say "no $dir/scaling.csv (make scaling): skipping plots/scaling.gp"
+	say "no scaling.csv for this run (make scaling): skipping plots/scaling.gp"
 	skipped="$skipped scaling"
 fi
 
 # 5. plan layouts: one per planner for one graph, when the CLI can emit them.
-if [ -x build/arenabench ]; then
-	if RESULTS_CSV="$dir/results.csv" sh plots/layouts.sh "$data" "$out" "$formats"; then
+if [ -x "$bin" ]; then
+	if ARENABENCH=$bin sh plots/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"
 		skipped="$skipped layout"
 	fi
 else
-	say "no build/arenabench: skipping the plan layouts (plots/layout.gp)"
+	say "no $bin: skipping the plan layouts (plots/layout.gp)"
 	skipped="$skipped layout"
 fi
 
@@ -205,12 +187,18 @@ if [ -n "$hyperfine_csv" ]; then
 	awk -F, -v mode=hyperfine -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$data/hyperfine.in"
 	draw hyperfine "meta_name='meta_hyperfine'"
 else
-	say "no $dir/hyperfine.csv (make bench-cli): skipping plots/hyperfine.gp"
+	say "no hyperfine.csv for this run (make bench-cli): skipping plots/hyperfine.gp"
 	skipped="$skipped hyperfine"
 fi
 
 # 8. hard instances (optional): plots/hard.sh skips without hard.csv.
-RESULTS_DIR=$res PLOTS_OUT=$out FORMATS=$formats sh plots/hard.sh
+hard_csv=$(optional hard)
+if [ -n "$hard_csv" ]; then
+	HARD_CSV=$hard_csv RESULTS_DIR=$res PLOTS_OUT=$out FORMATS=$formats sh plots/hard.sh
+else
+	say "no hard.csv for this run (make hard): skipping the hard-instance figures"
+	skipped="$skipped hard"
+fi
 
 say "drew:$drawn -> $out/ ($formats)"
 [ -z "$skipped" ] || say "skipped:$skipped"

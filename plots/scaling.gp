@@ -2,8 +2,9 @@
 # of buffers?  plan_ns against buffers, log-log, one colour per planner:
 # points are runs (open markers: stopped by the time limit, so a lower bound
 # on the time); the line is the least-squares fit of log(plan_ns) on
-# log(buffers) over the completed runs, its slope in the legend
-# (1 = linear, 2 = quadratic).
+# log(buffers) over the completed runs in the fitted range
+# (scripts/lib/slopes.awk), drawn over that range only, its slope and range
+# in the legend (1 = linear, 2 = quadratic).
 # Input: $datadir/scaling_<planner>.csv (buffers,plan_ns,status_ok) and
 # scaling.gp (plots/plotdata.awk, mode=scaling).
 
@@ -18,9 +19,15 @@ _s(j) = word(scaling_slopes, j)
 slope(j) = _s(j)[1:strstrt(_s(j), "|") - 1]
 _r(j) = _s(j)[strstrt(_s(j), "|") + 1:]
 icpt(j) = _r(j)[1:strstrt(_r(j), "|") - 1]
-tout(j) = _r(j)[strstrt(_r(j), "|") + 1:] + 0
+_t(j) = _r(j)[strstrt(_r(j), "|") + 1:]
+tout(j) = _t(j)[1:strstrt(_t(j), "|") - 1] + 0
+_u(j) = _t(j)[strstrt(_t(j), "|") + 1:]
+fit_lo(j) = _u(j)[1:strstrt(_u(j), "|") - 1] + 0
+fit_hi(j) = _u(j)[strstrt(_u(j), "|") + 1:] + 0
+in_fit(j, x) = x >= fit_lo(j) && x <= fit_hi(j)
 fitted(j) = slope(j) ne "n/a"
-ktitle(j) = sprintf("%s: slope %s%s", word(scaling_planners, j), slope(j), \
+ktitle(j) = sprintf("%s: slope %s%s%s", word(scaling_planners, j), slope(j), \
+	fitted(j) ? sprintf(" (10^%d-10^%d)", int(log10(fit_lo(j)) + 0.5), int(log10(fit_hi(j)) + 0.5)) : "", \
 	tout(j) > 0 ? sprintf(", %d timed out", tout(j)) : "")
 fit_y(j, x) = 10 ** (icpt(j) + slope(j) * log10(x))
 
@@ -47,7 +54,7 @@ plot for [j = 1 : np] f(word(scaling_planners, j)) \
 	using "buffers":(column("status_ok") > 0 ? NaN : column("plan_ns")) with points \
 	pt 6 ps 1.4 * ps_scale lc rgb pcolor(word(scaling_planners, j)) notitle, \
      for [j = 1 : np] f(word(scaling_planners, j)) \
-	using "buffers":(fitted(j) && column("status_ok") > 0 ? fit_y(j, column("buffers")) : NaN) \
+	using "buffers":(fitted(j) && column("status_ok") > 0 && in_fit(j, column("buffers")) ? fit_y(j, column("buffers")) : NaN) \
 	smooth unique with lines lw 2 lc rgb pcolor(word(scaling_planners, j)) \
 	dt pdt(word(scaling_planners, j)) notitle, \
      for [j = 1 : np] NaN with linespoints lw 2 pt ppt(word(scaling_planners, j)) \

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "import/graph_text.h"
+#include "import/expand.h"
 #include "import/tflite.h"
 #include "tflite_writer.h"
 
@@ -146,7 +147,8 @@ Test(fixtures, three_ops)
 	cr_expect_eq(g.ops[0].n_scratch, 0);
 
 	cr_expect_str_eq(g.name, "model");
-	cr_expect_str_eq(g.family, "tflite");
+	/* FIX_PATH is fixtures/model.tflite: its folder names the family. */
+	cr_expect_str_eq(g.family, "fixtures");
 	cr_expect_str_eq(g.source, FIX_PATH);
 	cr_expect_eq(info.version, 3);
 	cr_expect_eq(info.n_subgraphs, 1);
@@ -1444,4 +1446,30 @@ Test(regressions, fuzz_inputs)
 		free(buf);
 	}
 	closedir(d);
+}
+
+/*
+ * A model's family is the folder it sits in, so that two folders of
+ * models are two families in the CSV, figures and paper (issue 16); a
+ * path without a folder falls back to the importer's name.
+ */
+Test(family, from_folder)
+{
+	static const struct { const char *path, *family; } cases[] = {
+		{ "../shared/models/mediapipe/face_landmark.tflite", "mediapipe" },
+		{ "/abs/tflm/person_detect.tflite", "tflm" },
+		{ "corpus//coral/x.tflite", "coral" },	/* doubled slash */
+		{ "model.tflite", "tflite" },		/* no folder */
+		{ "./model.tflite", "tflite" },		/* "." names nothing */
+		{ "../model.tflite", "tflite" },		/* nor does ".." */
+		{ "/model.tflite", "tflite" },		/* the root */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *f = ab_family_from_path(cases[i].path, "tflite");
+
+		cr_assert(f);
+		cr_expect_str_eq(f, cases[i].family, "%s", cases[i].path);
+		free(f);
+	}
 }

@@ -24,7 +24,7 @@ enum {
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
-	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS,
+	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -50,6 +50,8 @@ static const struct option_doc table[] = {
 	  "round sizes up to a multiple of N before planning" },
 	{ { "no-scratch", no_argument, NULL, O_NO_SCRATCH }, LOAD, NULL,
 	  "leave operator scratch buffers out" },
+	{ { "family", required_argument, NULL, O_FAMILY }, LOAD, "NAME",
+	  "the family of every input (default: a .graph's own, a model's folder)" },
 	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE, "N",
 	  ".tflite: the subgraph to plan (default 0)" },
 	{ { "dim", required_argument, NULL, O_DIM }, TFLITE, "NAME=VALUE",
@@ -493,6 +495,14 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		return 0;
 	case O_DIM:
 		return parse_dim(v, a);
+	case O_FAMILY:
+		/* A CSV field and a file-name part: no separators or quotes. */
+		if (!*v || strpbrk(v, ",\"\n\r/ ")) {
+			fprintf(stderr, "arenabench: --family: '%s' is not a family name (expected a non-empty name without comma, slash, quote, space or line break)\n", v);
+			return -EINVAL;
+		}
+		a->load.family = v;
+		return 0;
 	case O_SEED:
 		return parse_u64_arg(o, v, &a->plan.seed);
 	case O_BUDGET:

@@ -117,7 +117,7 @@ struct ab_op {
 
 struct ab_graph {
 	char *name;
-	char *family;  /* e.g. zoo, chain, residual, minimalloc, tflite */
+	char *family;  /* e.g. zoo, chain, minimalloc; a model: its folder */
 	char *source;  /* paper/table or file the graph was built from */
 	size_t n_tensors;
 	struct ab_tensor *tensors;

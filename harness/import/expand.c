@@ -15,6 +15,21 @@ const struct ab_input_suffix ab_input_suffixes[] = {
 	{ NULL, 0 },
 };
 
+char *ab_family_from_path(const char *path, const char *fallback)
+{
+	const char *e = strrchr(path, '/'), *b;
+
+	while (e && e > path && e[-1] == '/') /* "dir//x" */
+		e--;
+	if (!e || e == path)
+		return ab_strdupf("%s", fallback);
+	for (b = e; b > path && b[-1] != '/'; b--)
+		;
+	if (e - b == 0 || (e - b == 1 && b[0] == '.') || (e - b == 2 && !strncmp(b, "..", 2)))
+		return ab_strdupf("%s", fallback);
+	return ab_strdupf("%.*s", (int)(e - b), b);
+}
+
 int ab_input_kind(const char *name)
 {
 	size_t n = strlen(name);

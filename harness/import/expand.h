@@ -36,4 +36,12 @@ int ab_expand_inputs(const char *const *paths, size_t n_paths, int kinds,
 		     size_t *empty, struct ab_error *err);
 void ab_free_inputs(char **files, size_t n);
 
+/*
+ * The family of an imported model: the name of the folder it sits in
+ * (../shared/models/mediapipe/x.tflite -> "mediapipe"), or `fallback`
+ * when the path names no folder (or only "." or "..").  Malloc'd; NULL
+ * when out of memory.
+ */
+char *ab_family_from_path(const char *path, const char *fallback);
+
 #endif

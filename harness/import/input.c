@@ -120,8 +120,11 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 		in->reordered = true;
 	}
 	/* borrowed from the graph (the reordered copy, if any) */
-	in->family = in->graph.family ? in->graph.family
-				      : in->is_tflite ? "tflite" : in->is_onnx ? "onnx" : "graph";
+	in->family = o->family		? o->family
+		     : in->graph.family ? in->graph.family
+		     : in->is_tflite	? "tflite"
+		     : in->is_onnx	? "onnx"
+					: "graph";
 	in->source = in->graph.source ? in->graph.source : in->path;
 	in->ops = in->graph.n_ops;
 	rc = ab_problem_from_graph(&in->graph, &o->problem, &in->problem, err);
@@ -140,9 +143,9 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 	return 0;
 }
 
-static void finish_csv(struct ab_input *in)
+static void finish_csv(const struct ab_load_options *o, struct ab_input *in)
 {
-	in->family = "minimalloc";
+	in->family = o->family ? o->family : "minimalloc";
 	in->source = in->path;
 	in->ops = distinct_times(&in->problem);
 }
@@ -280,7 +283,7 @@ static int load(const char *path, bool from_bytes, const uint8_t *data,
 	else
 		rc = k->read_file(path, o, in, err);
 	if (!rc && k->kind == AB_INPUT_CSV)
-		finish_csv(in);
+		finish_csv(o, in);
 	else if (!rc)
 		rc = finish_graph(path, o, in, err);
 	if (rc) {

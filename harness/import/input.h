@@ -13,6 +13,10 @@ struct ab_load_options {
 	/* Operator reordering before the lifetimes (graphs only; a CSV problem
 	 * has no operators and is planned as given). */
 	struct ab_reorder_options reorder;
+	/* The family recorded for every input (bench --family); NULL: the
+	 * file's own (a .graph's `family` line, a model's folder,
+	 * "minimalloc" for a CSV problem).  Borrowed. */
+	const char *family;
 };
 
 struct ab_input {
@@ -24,7 +28,7 @@ struct ab_input {
 	bool is_tflite;
 	struct ab_onnx_info onnx;  /* filled for .onnx inputs */
 	bool is_onnx;
-	const char *family;        /* borrowed from graph, or "minimalloc" */
+	const char *family;        /* borrowed: load option, graph, or "minimalloc" */
 	const char *source;
 	size_t ops;                /* operators, or distinct steps of a CSV */
 	/* With --reorder on a graph (reordered): what the reordering did,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/expand.h"
 #include "import/onnx_import.h"
 
 /* ----------------------------------------------------- subgraphs (If) */
@@ -378,21 +379,6 @@ static char *stem(const char *path)
 	return ab_strdupf("%.*s", (int)n, b);
 }
 
-/* The folder the model sits in names its family ("onnx" when none). */
-static char *family(const char *path)
-{
-	const char *e = strrchr(path, '/'), *b;
-
-	if (!e || e == path)
-		return ab_strdupf("onnx");
-	for (b = e; b > path && b[-1] != '/'; b--)
-		;
-	if (e - b == 0 || (e - b == 1 && b[0] == '.') || (e - b == 2 && !strncmp(b, "..", 2)))
-		return ab_strdupf("onnx");
-	return ab_strdupf("%.*s", (int)(e - b), b);
-}
-
-
 int onnx_build(struct onnx_import *s, struct ab_graph *out, struct ab_onnx_info *info)
 {
 	int rc = build(s, out, info);
@@ -402,7 +388,7 @@ int onnx_build(struct onnx_import *s, struct ab_graph *out, struct ab_onnx_info 
 	if (rc)
 		return rc;
 	out->name = stem(s->path);
-	out->family = family(s->path);
+	out->family = ab_family_from_path(s->path, "onnx");
 	out->source = ab_strdupf("%s", s->path);
 	if (!out->name || !out->family || !out->source)
 		return onnx_fail(s, -ENOMEM, "out of memory");

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "import/expand.h"
 #include "import/flatbuf.h"
 #include "import/tflite.h"
 #include "core/strmap.h"
@@ -1072,7 +1073,7 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 	if (!rc) {
 		r.ctx[0] = 0;
 		out->name = graph_name(&s, r.path, sg);
-		out->family = fmt_str(&s, "tflite");
+		out->family = ab_family_from_path(r.path, "tflite");
 		out->source = strdup(r.path);
 		if (!out->name || !out->family || !out->source)
 			rc = ab_fb_fail(&r, -ENOMEM, "out of memory");

@@ -33,7 +33,7 @@ $c["valid"] != "yes" { invalid++; next }
 END {
 	for (i = 1; i <= n; i++) {
 		k = set[G[i]] SUBSEP P[i]
-		lr[k] += log(peak[i] / bound[G[i]]); cnt[k]++
+		geo_add(GS, GN, k, peak[i] / bound[G[i]]); cnt[k]++
 		if (opt[i] == "yes") proved[k]++
 		if (P[i] == "exact") {
 			gap = peak[i] / bound[G[i]] - 1
@@ -53,12 +53,12 @@ END {
 		printf "%s & %d", s, probs[s] > f
 		for (j = 1; j <= np; j++) {
 			k = s SUBSEP pls[j]
-			if (cnt[k]) printf " & %.4f & %d", exp(lr[k] / cnt[k]), proved[k] + 0 > f
+			if (cnt[k]) printf " & %.4f & %d", geo_mean(GS, GN, k), proved[k] + 0 > f
 			else printf " & -- & --" > f
 		}
 		printf " \\\\\n" > f
 	}
-	printf "\\bottomrule\n\\end{tabular}\n\\caption{Hard instances (\\texttt{make hard}): geometric mean of peak / best proved lower bound per set (on the tilings the bound is the optimum, by construction), and problems proved optimal.}\n\\label{tab:hard}\n\\end{table}\n" > f
+	printf "\\bottomrule\n\\end{tabular}\n\\caption{Hard instances (\\texttt{make hard}): geometric mean of peak / best proved lower bound per set (on the tilings the bound is the optimum, by construction), and problems proved optimal (\\SrcHard).}\n\\label{tab:hard}\n\\end{table}\n" > f
 	m = dir "/hard.tex"
 	printf "\\newcommand{\\HardProblems}{%d}\n", n_problems() > m
 	printf "\\newcommand{\\HardWorstMinimalloc}{%.2f\\,\\%%}\n", 100 * worst["minimalloc"] > m

@@ -3,23 +3,29 @@
 # \newcommand macros) from the results CSVs, so that every number in the
 # paper comes from them.  Same source rule as plots/plots.sh: the local
 # run results/results.csv, else results/reference/.
-# Environment: RESULTS_DIR (instead of results/), PAPER_ALIGN (alignment of
-# the tables; default: the smallest in the CSV, as in figures 1 and 3).
+# Environment: RESULTS_DIR (instead of results/), PLOTS_OUT (instead of
+# plots/out), PAPER_GENERATED (instead of paper/generated), PAPER_ALIGN
+# (alignment of the tables; default: the smallest in the CSV, as in
+# figures 1 and 3).  Optional CSVs follow scripts/lib/sources.sh: the local
+# run's, else the reference's only for the same corpus; a missing one
+# leaves its section out with a sentence saying so.  sources.tex lists
+# every CSV used with its origin and revision (the title block), and
+# corpus.tex describes only the families in the results.
 set -eu
 cd "$(dirname "$0")/../.."
 res=${RESULTS_DIR:-results}
-gen=paper/generated
+gen=${PAPER_GENERATED:-paper/generated}
+plots_out=${PLOTS_OUT:-plots/out}
 
 say() { printf 'paper: %s\n' "$*" >&2; }
 
-if [ -f "$res/results.csv" ]; then
-	dir=$res; origin="local run"
-elif [ -f "$res/reference/results.csv" ]; then
-	dir=$res/reference; origin="reference results"
-else
+. scripts/lib/sources.sh
+sources_init "$res" || {
 	say "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
 	exit 1
-fi
+}
+dir=$src_dir
+origin=$src_origin
 say "numbers from the $origin: $dir/results.csv"
 
 awk -F, -v need="graph,family,buffers,ops,sum_bytes,lower_bound_bytes,planner,cost_class,align,valid,peak_bytes,plan_ns" \
@@ -55,44 +61,25 @@ awk -v origin="$origin" -v file="$dir/results.meta" -v csv="$dir/results.csv" '
 
 awk -f paper/gen/planner-notes.awk planners/*.c > "$gen.tmp/planners.tex"
 
-# Scaling slopes (optional): the local run's, else the committed
-# reference's (said), as the plots do.
-# optional_csv NAME WHAT: the path of an optional CSV: the local run's,
-# else the committed reference's (said), else a path that does not exist.
+# optional_csv NAME.csv WHAT: the path of an optional CSV (sources.sh), or
+# a path that does not exist.
 optional_csv() {
-	if [ ! -f "$dir/$1" ] && [ -f "$res/reference/$1" ]; then
-		say "no $dir/$1: $2 uses the committed reference's $res/reference/$1"
-		echo "$res/reference/$1"
-	else
-		echo "$dir/$1"
-	fi
+	f=$(source_csv "${1%.csv}")
+	echo "${f:-$dir/$1.absent}"
 }
 scaling_csv=$(optional_csv scaling.csv "the scaling table")
 # Scaling slopes (optional).
 if [ -f "$scaling_csv" ]; then
 	awk -F, -v need="planner,buffers,plan_ns,status" -v uint="buffers" -v uopt="plan_ns" \
 		-v enums="status=ok|timed_out" -f scripts/lib/csvcheck.awk "$scaling_csv"
-	awk -F, '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{
-			p = $c["planner"]; n = $c["buffers"] + 0; t = $c["plan_ns"] + 0
-			if (!(p in seen)) { seen[p] = 1; ord[++np] = p }
-			if ($c["status"] != "ok" || $c["plan_ns"] == "") { to[p]++; if (!(p in tomin) || n < tomin[p]) tomin[p] = n; next }
-			if (n > big[p]) big[p] = n
-			x = log(n) / log(10); y = log(t) / log(10)
-			sn[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
-		}
-		END {
-			for (j = 1; j <= np; j++) {
-				p = ord[j]; d = sn[p] * sxx[p] - sx[p] * sx[p]
-				s = (sn[p] >= 2 && d > 0) ? sprintf("%.2f", (sn[p] * sxy[p] - sx[p] * sy[p]) / d) : "--"
-				q = p; gsub(/_/, "\\_", q)
-				printf "\\texttt{%s} & %d & %s & %d & %s \\\\\n", q, sn[p], s, big[p], \
-					(to[p] ? to[p] " (from " tomin[p] ")" : "0")
-			}
-		}' "$scaling_csv" > "$gen.tmp/tab-scaling.tex"
+	# The one fit (scripts/lib/slopes.awk): the figure, make scaling and
+	# README give the same slope over the same range.
+	awk -F, -f scripts/lib/common.awk -f scripts/lib/slopes.awk "$scaling_csv" > "$gen.tmp/scaling-slopes.csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/lib/common.awk -f paper/gen/scaling-table.awk \
+		"$gen.tmp/scaling-slopes.csv"
 else
-	say "no scaling.csv (local or reference): the paper has no scaling table"
+	say "no scaling.csv for this run: the paper has no scaling table"
+	printf '\\newcommand{\\ScalingFitRange}{no range (no scaling run)}\n' > "$gen.tmp/scaling.tex"
 fi
 
 # The planner table of issue 7 (optional): `make baselines`, local run
@@ -105,7 +92,7 @@ if [ -f "$base_csv" ]; then
 	awk -F, -v dir="$gen.tmp" -v published=paper/data/minimalloc-published.csv \
 		-f scripts/lib/common.awk -f paper/gen/baselines-table.awk "$base_csv"
 else
-	say "no baselines.csv (local or reference): the paper has no planner table (run 'make baselines')"
+	say "no baselines.csv for this run: the paper has no planner table (run 'make baselines')"
 fi
 
 # Reordering and in-place reuse (optional): `make transforms`, local run
@@ -117,7 +104,7 @@ if [ -f "$tr_csv" ]; then
 		-f scripts/lib/csvcheck.awk "$tr_csv"
 	awk -F, -v dir="$gen.tmp" -f scripts/lib/common.awk -f paper/gen/transforms-table.awk "$tr_csv"
 else
-	say "no transforms.csv (local or reference): the paper has no transforms section (run 'make transforms')"
+	say "no transforms.csv for this run: the paper has no transforms section (run 'make transforms')"
 fi
 
 # Hard instances (optional): `make hard`, local run else the committed
@@ -127,41 +114,61 @@ if [ -f "$hard_csv" ]; then
 	awk -F, -v need="graph,planner,valid,buffers,peak_bytes,best_bound_bytes,optimal" \
 		-v uint="buffers,peak_bytes,best_bound_bytes" -v enums="valid=yes|no" \
 		-f scripts/lib/csvcheck.awk "$hard_csv"
-	awk -F, -v dir="$gen.tmp" -f paper/gen/hard-table.awk "$hard_csv"
+	awk -F, -v dir="$gen.tmp" -f scripts/lib/common.awk -f paper/gen/hard-table.awk "$hard_csv"
 else
-	say "no hard.csv (local or reference): the paper has no hard-instances section (run 'make hard')"
+	say "no hard.csv for this run: the paper has no hard-instances section (run 'make hard')"
 fi
 
 # Plan layouts drawn by plots/plots.sh (plots/layouts.sh), if any.
-lay=${PLOTS_OUT:-plots/out}/data/layout.gp
+lay=$plots_out/data/layout.gp
 if [ -f "$lay" ]; then
-	awk -v outdir="${PLOTS_OUT:-plots/out}" '
-		/^layout_graph/ { g = $0; sub(/^[^"]*"/, "", g); sub(/".*/, "", g) }
-		/^layout_align/ { a = $3 }
-		/^layout_planners/ { l = $0; sub(/^[^"]*"/, "", l); sub(/".*/, "", l) }
-		END {
-			n = split(l, p, " ")
-			if (n == 0) exit
-			q = g; gsub(/_/, "\\_", q)
-			# Six panels (three rows) per page-sized figure.
-			for (i = 1; i <= n; i++) {
-				if (i % 6 == 1) print "\\begin{figure}[p]\n\\centering"
-				printf "\\includegraphics[width=0.49\\textwidth]{layout_%s.pdf}%s\n", p[i], (i % 2 ? "\\hfill" : "\\\\[1ex]")
-				if (i % 6 == 0 || i == n) {
-					if (i <= 6)
-						printf "\\caption{Plan layouts of \\texttt{%s} at align %s, one per planner: a rectangle per buffer " \
-							"(steps across, addresses up), the live bytes (black), the lower bound (red, dashed) and the " \
-							"planner'"'"'s peak (dash-dotted), drawn as one red line when the plan reaches the bound.}\\label{fig:layout}\n", q, a
-					else
-						printf "\\caption{Plan layouts of \\texttt{%s} (continued).}\n", q
-					print "\\end{figure}"
-				}
-			}
-		}' "$lay" > "$gen.tmp/fig-layout.tex"
+	awk -f scripts/lib/common.awk -f paper/gen/layout-figures.awk "$lay" > "$gen.tmp/fig-layout.tex"
 else
-	say "no plan layouts in ${PLOTS_OUT:-plots/out} (they need build/arenabench)"
-	printf '%% no plan layouts were drawn (plots/layouts.sh needs build/arenabench)\n' > "$gen.tmp/fig-layout.tex"
+	say "no plan layouts in $plots_out (they need build/arenabench)"
+	printf '\\emph{The plan layouts were not drawn: \\texttt{plots/layouts.sh} needs \\texttt{build/arenabench} (run \\texttt{make}).}\n' > "$gen.tmp/fig-layout.tex"
 fi
+
+# What the alignment figure summed over (plots/plotdata.awk, mode sweep).
+sw=$plots_out/data/sweep.gp
+if [ -f "$sw" ]; then
+	awk '
+		/^sweep_family / { f = $0; sub(/^[^"]*"/, "", f); sub(/".*/, "", f) }
+		/^sweep_graphs / { n = $3 }
+		END {
+			q = f; gsub(/_/, "\\_", q)
+			if (f == "all" || f == "") printf "\\newcommand{\\SweepScope}{all %d graphs of its CSV}\n", n
+			else printf "\\newcommand{\\SweepScope}{the %d graphs of family \\texttt{%s}}\n", n, q
+		}' "$sw" >> "$gen.tmp/numbers.tex"
+else
+	printf '\\newcommand{\\SweepScope}{the graphs of its CSV}\n' >> "$gen.tmp/numbers.tex"
+fi
+
+# Facts about the code the paper states: the execution check's limits.
+awk '
+	/^#define AB_EXEC_FULL_MAX_BUFFERS / { nb = $3 }
+	/^#define AB_EXEC_FULL_MAX_BYTES / { mb = $3; sub(/^\(/, "", mb); sub(/ull$/, "", mb) ; sh = $5; sub(/\)$/, "", sh) }
+	/^#define AB_EXEC_MAX_ARENA_BYTES / { ab = $3; sub(/^\(/, "", ab); sub(/ull$/, "", ab); ash = $5; sub(/\)$/, "", ash) }
+	function unit(v, s) { return s == 30 ? v "\\,GiB" : s == 20 ? v "\\,MiB" : s == 10 ? v "\\,KiB" : v "\\,B" }
+	END {
+		if (nb == "" || mb == "" || ab == "") { print "paper: the AB_EXEC_* limits are not in harness/core/arenabench.h" > "/dev/stderr"; exit 1 }
+		printf "\\newcommand{\\ExecFullMaxBuffers}{%s}\n", nb
+		printf "\\newcommand{\\ExecFullMaxBytes}{%s}\n", unit(mb, sh)
+		printf "\\newcommand{\\ExecMaxArena}{%s}\n", unit(ab, ash)
+	}' harness/core/arenabench.h > "$gen.tmp/code-facts.tex"
+
+# The corpus section, from the families in the results only.
+awk -F, -f scripts/lib/common.awk -f paper/gen/corpus-text.awk "$dir/results.csv" > "$gen.tmp/corpus.tex"
+
+# Provenance: every CSV the paper used, its origin and revision.
+{
+	echo "% Generated by paper/gen/paper-numbers.sh: the CSVs this paper was built from."
+	# The figures' own CSVs too (plots/plots.sh chooses them the same way).
+	sweep_csv=$(source_csv sweep 2>/dev/null)
+	hyperfine_csv=$(source_csv hyperfine 2>/dev/null)
+	for f in "$dir/results.csv" "$scaling_csv" "$base_csv" "$tr_csv" "$hard_csv" "$sweep_csv" "$hyperfine_csv"; do
+		[ -f "$f" ] && echo "$f|$(origin_of "$f")|${f%.csv}.meta"
+	done | awk -F'|' -f scripts/lib/common.awk -f paper/gen/sources-table.awk
+} > "$gen.tmp/sources.tex"
 
 rm -rf "$gen"
 mv "$gen.tmp" "$gen"

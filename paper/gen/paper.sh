@@ -15,7 +15,7 @@ command -v pdflatex >/dev/null 2>&1 || {
 stamp=${PLOTS_OUT:-plots/out}/overhead.pdf
 res=${RESULTS_DIR:-results}
 if [ ! -f "$stamp" ] ||
-	[ -n "$(find "$res" plots plots/plots.sh plots/plotdata.awk scripts/lib/common.awk plots/layouts.sh \
+	[ -n "$(find "$res" plots scripts/lib \
 		-newer "$stamp" \( -name '*.csv' -o -name '*.meta' -o -name '*.gp' -o -name '*.sh' -o -name '*.awk' \) \
 		! -path "${PLOTS_OUT:-plots/out}/*" 2>/dev/null | head -n 1)" ]; then
 	sh plots/plots.sh

@@ -43,7 +43,9 @@ if [ $# -eq 0 ]; then
 		END { print b; if (l != b) print l }' "$tmp/stats.csv")
 fi
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# The one median of the reports (scripts/lib/common.awk).
+echo '{ v[NR] = $1 + 0 } END { print median(v, NR) }' > "$tmp/median.awk"
+median() { awk -f scripts/lib/common.awk -f "$tmp/median.awk"; }
 
 echo "model,buffers,runs,import_ms,plan_ms,import_plus_plan_ms,import_plus_plan_cpu_ms,plan_other_aligns_ms,checks_ms,total_ms,total_cpu_ms,load_average,command_mean_s,command_user_s,command_system_s" > "$tmp/out.csv"
 # "KEY": {"import": a, "plan": b, "plan_other_aligns": c, "checks": d, "total": e}

@@ -18,9 +18,23 @@
 # other steps' CSVs already in results/reference/ are kept.
 # Local results/*.csv are moved aside first and restored at the end, so a
 # reference run never clobbers a user's own run.
+# A reference names the revision it was measured at: from a tree with
+# uncommitted changes (git status not empty) it refuses, unless
+# FORCE_DIRTY=1, and then every .meta it writes says so (forced_dirty=).
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/../.."
+dirty=$(git status --porcelain 2>/dev/null | head -n 5)
+forced=""
+if [ -n "$dirty" ]; then
+	if [ "${FORCE_DIRTY:-0}" != 1 ]; then
+		printf 'reference: the tree has uncommitted changes; a reference must name the revision it ran:\n%s\n' "$dirty" >&2
+		printf 'reference: commit them, or set FORCE_DIRTY=1 to record anyway (the .meta files will say so)\n' >&2
+		exit 1
+	fi
+	forced="yes (FORCE_DIRTY=1: recorded from $(git rev-parse --short=10 HEAD) with uncommitted changes)"
+	printf 'reference: FORCE_DIRTY=1: recording from a dirty tree; the .meta files say so\n' >&2
+fi
 ref=results/reference
 jobs=${REF_JOBS:-2}
 mkdir -p "$ref" "$ref/figures"
@@ -59,7 +73,11 @@ if want 6; then
 	make --no-print-directory BUILD="$BUILD" -j"$jobs" transforms
 fi
 for f in results/*.csv results/*.meta; do
-	[ -e "$f" ] && cp "$f" "$ref/"
+	[ -e "$f" ] || continue
+	cp "$f" "$ref/"
+	case $f in
+	*.meta) [ -z "$forced" ] || echo "forced_dirty=$forced" >> "$ref/${f##*/}" ;;
+	esac
 done
 say "7/7 figures from $ref"
 RESULTS_DIR="$ref" PLOTS_OUT="$ref/figures" FORMATS="svg png" sh plots/plots.sh

@@ -124,23 +124,10 @@ for planner in $PLANNERS; do
 	done
 done
 
-# Log-log least squares of plan_ns on buffers, 10^4..10^6, status ok.
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["status"] == "ok" && $c["buffers"] >= 10000 && $c["buffers"] <= 1000000 && $c["plan_ns"] > 0 {
-		p = $c["planner"]; x = log($c["buffers"]) / log(10); y = log($c["plan_ns"]) / log(10)
-		n[p]++; sx[p] += x; sy[p] += y; sxx[p] += x * x; sxy[p] += x * y
-		if (!(p in lo) || $c["buffers"] < lo[p]) lo[p] = $c["buffers"]
-		if ($c["buffers"] > hi[p]) hi[p] = $c["buffers"]
-		if (!(p in order)) { order[p] = ++np; name[np] = p }
-	}
-	END {
-		print "planner,points,min_buffers,max_buffers,slope"
-		for (k = 1; k <= np; k++) {
-			p = name[k]; d = n[p] * sxx[p] - sx[p] * sx[p]
-			if (lo[p] == hi[p] || d == 0) printf "%s,%d,%d,%d,\n", p, n[p], lo[p], hi[p]
-			else printf "%s,%d,%d,%d,%.3f\n", p, n[p], lo[p], hi[p], (n[p] * sxy[p] - sx[p] * sy[p]) / d
-		}
-	}' "$rows" > "$tmp/slopes.csv"
+# The log-log slope of plan_ns on buffers, 10^4..10^6, status ok: the one
+# fit (scripts/lib/slopes.awk) that the figure, the paper and README use.
+awk -F, -v fit_min=10000 -v fit_max=1000000 -f scripts/lib/common.awk -f scripts/lib/slopes.awk \
+	"$rows" > "$tmp/slopes.csv"
 
 "$BIN" scale --write-meta "$tmp/meta" sh scripts/study/scaling.sh "$BUILD"
 {
