@@ -38,6 +38,7 @@ file == 3 {
 	} else {
 		set = "r"
 		if ($c["source"] ~ /\.tflite$/) { tfl[g] = 1; lt = $c["options"]; sub(/;.*/, "", lt); tlt[lt] = 1 }
+		else if ($c["source"] ~ /\.onnx$/) onx[g] = 1
 		else if ($c["family"] == "zoo") zoo[g] = 1
 	}
 	bset[g] = set; bpk[g, p] = pk; blb[g] = lb; bcost[p] = $c["cost_class"]; bpl[p] = 1
@@ -99,12 +100,12 @@ function faithful(    list, n, k, p, s, row, m, r) {
 	bw = 0
 	for (g in bset) for (k = 1; k <= n; k++)
 		if (list[k] != "best_of" && list[k] != "exact" && (g, list[k]) in bpk && (g, "best_of") in bpk && bpk[g, "best_of"] > bpk[g, list[k]]) bw++
-	printf "On the %d graphs of the real corpus (%d zoo graphs and %d shared `.tflite` models; " \
+	printf "On the %d graphs of the real corpus (%d zoo graphs, %d shared `.tflite` and %d shared `.onnx` models; " \
 		"`make baselines`), at geometric mean against the best plan known: ggml's allocator %s, ONNX Runtime's " \
 		"memory pattern %s, ExecuTorch's greedy %s, ONNX Runtime's same-size reuse %s (a reused buffer stays " \
 		"held across the idle steps between its tenants).  `best_of`, which includes all of them, is worse " \
 		"than one of them on %d (graph, planner) pairs of these %d real graphs and %d minimalloc problems " \
-		"(`tests/test_never_worse.c` pins that it never is).\n", nset["r"], length_of(zoo), length_of(tfl),
+		"(`tests/test_never_worse.c` pins that it never is).\n", nset["r"], length_of(zoo), length_of(tfl), length_of(onx),
 		pct_over(XS, XN, "ggml_gallocr"), pct_over(XS, XN, "ort_mem_pattern"),
 		pct_over(XS, XN, "executorch_greedy"), pct_over(XS, XN, "ort_sequential"), bw, nset["r"], nset["m"]
 }
@@ -170,8 +171,8 @@ function results(    best, nz, p, r, s, rb, w, g, q, lts, tcount, above, cnt, wo
 	lts = ""
 	for (q in tlt) lts = lts (lts == "" ? "" : ", ") code(q)
 	printf "On the %d graphs of the real corpus of `make baselines` (the zoo plus %d shared `.tflite` models, " \
-		"whose rows were measured under %s, as their `options` column says) %s is the best single fast planner " \
-		"at %s", nset["r"], length_of(tfl), lts, rb, M["BaseBestRealRatio"]
+		"whose rows were measured under %s, as their `options` column says, and %d shared `.onnx` models) %s is the best single fast planner " \
+		"at %s", nset["r"], length_of(tfl), lts, length_of(onx), rb, M["BaseBestRealRatio"]
 	nworse = 0; worse = ""
 	for (g in bset) {
 		if (bset[g] != "r" || !((g, w) in bpk)) continue
