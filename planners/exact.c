@@ -1425,6 +1425,15 @@ out:
 	return rc;
 }
 
+/* A kept move: the new tops, the plan copied out, progress reported. */
+static void keep_move(struct repair *r, struct ab_plan *out)
+{
+	r->moves++;
+	find_tops(r);
+	memcpy(out->offset, r->off, r->p->n * sizeof(*r->off));
+	report(r, REPORT_IMPROVED);
+}
+
 /* Band moves until none of the sizes and orders lowers the peak, the
  * peak reaches the bound or the nodes run out. */
 static int band_search(struct repair *r, struct ab_plan *out)
@@ -1451,12 +1460,8 @@ static int band_search(struct repair *r, struct ab_plan *out)
 				improved = res == 1;
 			}
 		}
-		if (improved) {
-			r->moves++;
-			find_tops(r);
-			memcpy(out->offset, r->off, r->p->n * sizeof(*r->off));
-			report(r, REPORT_IMPROVED);
-		}
+		if (improved)
+			keep_move(r, out);
 	}
 	return 0;
 }
@@ -1587,7 +1592,6 @@ static int hole_once(struct repair *r, uint32_t t)
 	const struct ab_buffer *B = r->p->buf;
 	int32_t at = B[t].first;
 	size_t n_live;
-	uint64_t cur = 0;
 
 	for (int32_t s = B[t].first; s <= B[t].last; s++)
 		if (r->load[s] > r->load[at])
@@ -1618,7 +1622,6 @@ static int hole_once(struct repair *r, uint32_t t)
 		if (r->nodes >= r->budget)
 			return 0;
 	}
-	(void)cur;
 	return 0;
 }
 
@@ -1641,12 +1644,8 @@ static int hole_search(struct repair *r, struct ab_plan *out)
 				return 0;
 			improved = res == 1;
 		}
-		if (improved) {
-			r->moves++;
-			find_tops(r);
-			memcpy(out->offset, r->off, r->p->n * sizeof(*r->off));
-			report(r, REPORT_IMPROVED);
-		}
+		if (improved)
+			keep_move(r, out);
 	}
 	return 0;
 }
