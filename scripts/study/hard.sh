@@ -17,7 +17,7 @@
 #               62,185 buffers; see its PROVENANCE.txt)
 # Planners: best_of (the best fast plan), local_search and exact at their
 # default budgets on tiling and minimalloc; on idealloc best_of and exact,
-# exact with --budget HARD_IDEALLOC_BUDGET nodes (default 50,000, untimed:
+# exact with --budget HARD_IDEALLOC_BUDGET nodes (default 200,000, untimed:
 # plan_ns empty; full: its default budget with a 600 s safety stop, flagged
 # in stopped_by, timed).  Align 64
 # on tilings (the unit keeps the optimum), 1 elsewhere.  Every run is
@@ -44,7 +44,7 @@ full)
 reduced)
 	sizes=${HARD_SIZES:-1000,10000}
 	seeds=${HARD_SEEDS:-31}
-	ideal_opts="--budget ${HARD_IDEALLOC_BUDGET:-50000}"
+	ideal_opts="--budget ${HARD_IDEALLOC_BUDGET:-200000}"
 	ideal_timing=--no-timing
 	;;
 *)
