@@ -260,6 +260,8 @@ if [ -s "$DIR/slurm-jobs" ] && command -v squeue >/dev/null 2>&1; then
 	! squeue -h -j "$sj" 2>/dev/null | grep -q . ||
 		die "$DIR is in use by Slurm jobs $sj (array, merge); $OUT is left to them (wait, or scancel $(cat "$DIR/slurm-jobs"))"
 fi
+# no run or Slurm job uses DIR now: a temporary folder left is a killed worker's
+rm -rf "$DIR"/shards/.tmp.*
 echo "pid $$ ($cmd --out $OUT, started $(date -u +%H:%M:%SZ) on $(uname -n))" > "$DIR/holder"
 
 id=$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)-$$
@@ -404,9 +406,19 @@ stop() {
 	[ -z "$pid_parallel" ] || kill -INT "$pid_parallel" 2>/dev/null
 	[ -z "$pid_progress" ] || kill "$pid_progress" 2>/dev/null
 	[ -z "$pid_parallel" ] || wait "$pid_parallel" 2>/dev/null
+	cleanup_local
 	cleanup_remote
 	say "stopped by SIG$1: $OUT is unchanged; $(ls "$DIR/shards" | grep -c '\.meta$' || true) shards are kept in $DIR/shards, run again to resume"
 	exit 2
+}
+# a worker GNU parallel missed (one starting or ending as the signal came):
+# stopped by the pid it wrote; it removes its folder (at most 5 s, then
+# the folders go anyway: no other run can use this DIR while we hold the lock)
+cleanup_local() {
+	for f in "$DIR"/shards/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null; done
+	n=50
+	while [ "$n" -gt 0 ] && ls -d "$DIR"/shards/.tmp.* >/dev/null 2>&1; do sleep 0.1; n=$((n - 1)); done
+	rm -rf "$DIR"/shards/.tmp.*
 }
 cleanup_remote() {
 	[ -n "$HOSTS" ] || return 0
@@ -458,6 +470,7 @@ if [ "$todo" -gt 0 ]; then
 	pid_progress=
 	# the last progress line, also for a run shorter than the ticker's second
 	[ "$rc" != 0 ] || progress "$(jobs_done)"
+	cleanup_local
 	cleanup_remote
 	if [ "$rc" != 0 ]; then
 		awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0) {

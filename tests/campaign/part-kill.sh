@@ -26,7 +26,7 @@ for how in INT TERM HUP KILL; do
 	INT) kill -INT -"$pid"; what="SIGINT to the process group" ;;
 	TERM) kill -TERM "$pid"; what="SIGTERM to make alone" ;;
 	HUP) kill -HUP -"$pid"; what="SIGHUP to the process group (a hangup)" ;;
-	KILL) victim=$(pgrep -f "^$BIN bench .*$W" | head -n 1); kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
+	KILL) victim=$(ours "^$BIN bench .*$W" | head -n 1); kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
 	esac
 	if wait_for 10 none_left x "$pid"; then
 		ms=$(($(now_ms) - t))

@@ -30,7 +30,7 @@ else
 		setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' make -s BUILD="$BUILD" bench HOSTS="$H" \
 			CORPUS_DIRS="$W/timed" BENCH_FLAGS="$TFLAGS" BENCH_OUT="$out" > "$W/ssh-int.log" 2>&1 &
 		pid=$!
-		remote() { pgrep -f "arenabench bench $W/timed" >/dev/null; }
+		remote() { [ -n "$(ours "arenabench bench $W/timed")" ]; }
 		if wait_for 90 remote; then
 			t=$(now_ms)
 			kill -INT -"$pid"
@@ -39,7 +39,7 @@ else
 				[ "$ms" -le 2000 ] && ok "ssh: SIGINT stops the remote workers in $ms ms" ||
 					bad "ssh: remote workers gone only after $ms ms"
 			else
-				bad "ssh: remote workers survive SIGINT: $(pgrep -fa "arenabench bench $W/timed" | head -n 2)"
+				bad "ssh: remote workers survive SIGINT: $(ours "arenabench bench $W/timed" | head -n 2)"
 			fi
 			# make waits for the hosts' folders to be removed (an ssh round trip each, at most 30 s)
 			wait_for 40 eval '! kill -0 "$pid" 2>/dev/null' && ok "ssh: make exits $(($(now_ms) - t)) ms after SIGINT" ||

@@ -21,6 +21,7 @@
 # they fail).
 set -u
 cd "$(dirname "$0")/../.."
+TREE=$(pwd -P)
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
 PARTS=${*:-local kill corrupt mixed concurrent out ssh slurm}
