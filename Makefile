@@ -47,7 +47,8 @@ help:
 	@echo "make              build $(BIN) and the corpus generators"
 	@echo "make bench        plan the default corpus with the fast planners -> results/results.csv"
 	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
-	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh)"
+	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh;"
+	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
 	@echo "make test         run the test suite"
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
@@ -82,7 +83,8 @@ BENCH_FLAGS ?=
 # HOSTS="2/host1,2/host2" (GNU parallel's --sshlogin list) runs them over
 # ssh; `make bench-slurm` submits them as a Slurm job array and a merge job.
 # Shards whose input, binary, planners, revision and flags are unchanged
-# are reused (build/campaigns/), so a stopped run resumes.  The CSV is the
+# are reused (build/campaigns/), so a stopped run resumes; ACCEPT_MIXED=1
+# also reuses those of another revision or binary.  The CSV is the
 # same whichever way it ran, timing aside (docs/campaigns.md).
 JOBS ?= $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
 HOSTS ?=
@@ -90,7 +92,8 @@ BENCH_OUT ?= results/results.csv
 SWEEP_OUT ?= results/sweep.csv
 SBATCH_FLAGS ?=
 SLURM_WAIT ?=
-campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)")
+ACCEPT_MIXED ?=
+campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)") $(if $(ACCEPT_MIXED),--accept-mixed)
 bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
 
 bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
@@ -223,7 +226,7 @@ $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 
 # The campaign tests start sshd, munged and Slurm when root (CI); the
 # sanitizer pass keeps to the local parts.
-CAMPAIGN_TESTS ?= local kill corrupt concurrent out ssh slurm
+CAMPAIGN_TESTS ?= local kill corrupt mixed concurrent out ssh slurm
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh

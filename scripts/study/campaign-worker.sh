@@ -30,8 +30,12 @@ echo $$ > "$tmp/pid"
 # Stopped: stop the bench, leave nothing behind (the shard stays absent,
 # the campaign resumable).  The bench runs in the background so a signal
 # is handled at once, not when the bench ends.
-child=
+# A signal between starting the bench and learning its pid is kept in
+# $stopping and acted on as soon as the pid is known.
+child= stopping= starting=no
 quit() {
+	stopping=$1
+	[ -n "$child" ] || [ "$starting" = no ] || return 0
 	trap - INT TERM HUP
 	[ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true
 	rm -rf "$tmp"
@@ -41,7 +45,14 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'quit 130' INT
 trap 'quit 143' TERM
 trap 'quit 129' HUP
-bench() { "$@" & child=$!; wait "$child"; }
+bench() {
+	starting=yes
+	"$@" &
+	child=$!
+	starting=no
+	[ -z "$stopping" ] || quit "$stopping"
+	wait "$child"
+}
 
 host=$(uname -n)
 cpus=
@@ -54,18 +65,19 @@ rc=0
 pinned=none
 if [ -n "$cpus" ]; then
 	mkdir -p "$locks"
-	while :; do
+	# take the first free CPU: its lock file open on fd 8 and locked, kept
+	# by the bench (which inherits fd 8) until it ends
+	while [ "$pinned" = none ]; do
 		for c in $cpus; do
-			rc=0
-			# 75 = that CPU is held by another shard: try the next one
-			bench flock -n -E 75 "$locks/cpu$c" \
-				taskset -c "$c" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
-			[ "$rc" = 75 ] && continue
-			pinned=$c
-			break 2
+			exec 8>"$locks/cpu$c"
+			if flock -n 8; then pinned=$c; break; fi
+			exec 8>&-
 		done
-		sleep 0.2
+		[ "$pinned" != none ] || sleep 0.2
 	done
+	# the bench is this shell's own child, so a signal here stops it
+	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	exec 8>&-
 else
 	bench "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
 fi
@@ -78,12 +90,13 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 	grep -v '^git_revision=\|^git_dirty=' "$tmp/s.meta"
 	echo "git_revision=$REV"
 	echo "git_dirty=$DIRTY"
-	echo "shard_format=1"
+	echo "shard_format=2"
 	echo "shard_key=$KEY"
 	echo "shard_input=$INPUT"
 	echo "input_sha256=$(sha "$INPUT")"
 	echo "binary_sha256=$(sha "$BIN")"
 	echo "bench_flags=$*"
+	echo "planners=$("$BIN" list | awk '{ print $1 }' | paste -sd, -)"
 	echo "host=$host"
 	echo "pinned_cpu=$pinned"
 	echo "invalid_plans=$([ "$rc" = 1 ] && echo yes || echo no)"

@@ -49,8 +49,11 @@ shift
 
 # --- checking a shard and merging ---------------------------------------------
 
-# check_shard SHARDS KEY INPUT CONF: prints "bad<TAB>why" when the shard is
-# unusable, else "ok<TAB>host<TAB>cpu_model<TAB>cores<TAB>kernel<TAB>invalid_plans"
+# check_shard SHARDS KEY INPUT CONF [MIXED]: prints "bad<TAB>why" when the
+# shard is unusable, else "ok<TAB>host<TAB>cpu_model<TAB>cores<TAB>kernel<TAB>
+# git_revision<TAB>git_dirty<TAB>binary_sha256<TAB>invalid_plans".  With
+# MIXED=yes a shard of another revision or binary is usable (--accept-mixed);
+# the bench flags and the planner set must match always.
 check_shard() {
 	c=$1/$2.csv m=$1/$2.meta
 	if [ ! -f "$m" ]; then
@@ -59,30 +62,33 @@ check_shard() {
 	fi
 	[ -f "$c" ] || { printf 'bad\tits .csv is missing\n'; return; }
 	awk -v key="$2" -v input="$3" -v sum="$(sha "$c")" -v rows="$(($(wc -l < "$c") - 1))" \
-		-v ish="$(get "$4" "input_sha256.$3")" -F'\n' '
+		-v ish="$(get "$4" "input_sha256.$3")" -v mixed="${5:-no}" -F'\n' '
 	FILENAME == ARGV[1] { i = index($0, "="); if (i) want[substr($0, 1, i - 1)] = substr($0, i + 1); next }
 	{ i = index($0, "="); if (i) v[substr($0, 1, i - 1)] = substr($0, i + 1) }
 	END {
-		if (v["shard_format"] != "1") r = "its .meta is not a shard'"'"'s"
+		if (v["shard_format"] != "2") r = "its .meta is not a shard'"'"'s (of this format)"
 		else if (v["shard_key"] != key) r = "its .meta names another key"
 		else if (v["shard_input"] != input) r = "its .meta names input " v["shard_input"]
 		else if (v["csv_sha256"] != sum) r = "its .csv does not match the checksum in its .meta (corrupt or truncated)"
 		else if (v["input_sha256"] != ish) r = "its input_sha256 differs from the input'"'"'s"
 		else if (v["rows"] != rows) r = "its row count differs from its .meta"
 		else {
-			n = split("binary_sha256 bench_flags git_revision git_dirty", k, " ")
+			n = split("bench_flags planners binary_sha256 git_revision git_dirty", k, " ")
+			if (mixed == "yes") n = 2
 			for (j = 1; j <= n && r == ""; j++)
 				if (v[k[j]] != want[k[j]])
-					r = "its " k[j] " differs from this campaign'"'"'s (" v[k[j]] ")"
+					r = "its " k[j] " differs from this campaign'"'"'s (" v[k[j]] ")" \
+						(j > 2 ? "; --accept-mixed takes it" : "")
 		}
 		if (r != "") printf "bad\t%s\n", r
-		else printf "ok\t%s\t%s\t%s\t%s\t%s\n", v["host"], v["cpu_model"], v["cores"], v["kernel"], v["invalid_plans"]
+		else printf "ok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v["host"], v["cpu_model"], v["cores"], v["kernel"],
+			v["git_revision"], v["git_dirty"], v["binary_sha256"], v["invalid_plans"]
 	}' "$4" "$m"
 }
 
-# merge RUN_DIR: checks every shard of the run and writes its OUT (+ .meta)
+# merge RUN_DIR MIXED: checks every shard of the run and writes its OUT (+ .meta)
 merge() {
-	run=$1
+	run=$1 mixed=$2
 	conf=$run/conf plan=$run/plan
 	[ -f "$conf" ] && [ -f "$plan" ] || die "$run: not a campaign run (no conf or plan)"
 	dir=$(get "$conf" dir) out=$(get "$conf" out)
@@ -91,7 +97,7 @@ merge() {
 	: > "$run/hosts"
 	while IFS='	' read -r key input; do
 		n=$((n + 1))
-		res=$(check_shard "$shards" "$key" "$input" "$conf")
+		res=$(check_shard "$shards" "$key" "$input" "$conf" "$mixed")
 		if [ "${res%%	*}" != ok ]; then
 			echo "$me: shard $shards/$key.csv ($input): ${res#*	}" >&2
 			bad=$((bad + 1))
@@ -126,6 +132,10 @@ merge() {
 	meta=${out%.csv}.meta
 	tcsv=$odir/.$(basename "$out").tmp.$$
 	tmeta=$odir/.$(basename "$meta").tmp.$$
+	# distinct values of column $1 of the hosts list, and with --accept-mixed
+	# how many shards each has
+	distinct() { cut -f"$1" "$run/hosts" | sort -u | paste -sd '|' -; }
+	counted() { cut -f"$1" "$run/hosts" | sort | uniq -c | awk '{ printf "%s%s:%d", (NR > 1 ? "," : ""), $2, $1 }'; }
 	# shellcheck disable=SC2064
 	trap "rm -f '$tcsv' '$tmeta'" EXIT
 	{
@@ -133,18 +143,26 @@ merge() {
 		while IFS='	' read -r key input; do tail -n +2 "$shards/$key.csv"; done < "$plan"
 	} > "$tcsv"
 	{
-		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^skipped_input' "$first"
+		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^git_revision=\|^git_dirty=\|^binary_sha256=\|^skipped_input' "$first"
 		echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		# one model when all hosts agree, else every one (keep a planner's timings on one model)
-		echo "cpu_model=$(cut -f2 "$run/hosts" | sort -u | paste -sd '|' -)"
-		echo "cores=$(cut -f3 "$run/hosts" | sort -u | paste -sd '|' -)"
-		echo "kernel=$(cut -f4 "$run/hosts" | sort -u | paste -sd '|' -)"
+		# one value when all shards agree, else every one (keep a planner's timings on one model)
+		echo "cpu_model=$(distinct 2)"
+		echo "cores=$(distinct 3)"
+		echo "kernel=$(distinct 4)"
+		echo "git_revision=$(distinct 5)"
+		echo "git_dirty=$(distinct 6)"
+		echo "binary_sha256=$(distinct 7)"
+		echo "accept_mixed=$mixed"
+		if [ "$mixed" = yes ]; then
+			echo "shards_by_git_revision=$(counted 5)"
+			echo "shards_by_binary_sha256=$(counted 7)"
+		fi
 		echo "command=$(get "$conf" command)"
 		echo "campaign=$run"
 		echo "shards=$n"
 		echo "shards_ran=$(get "$conf" ran)"
 		echo "shards_reused=$(get "$conf" reused)"
-		echo "hosts=$(cut -f1 "$run/hosts" | sort | uniq -c | awk '{ printf "%s%s:%d", (NR > 1 ? "," : ""), $2, $1 }')"
+		echo "hosts=$(counted 1)"
 		echo "parallel_jobs=$(get "$conf" jobs)"
 		echo "pinning=taskset, one shard per CPU of its host (a flock per CPU)"
 		# inputs the bench skipped (symbolic dimensions without --dim), in corpus order
@@ -162,7 +180,9 @@ merge() {
 }
 
 if [ "$cmd" = merge ]; then
-	[ $# = 1 ] || die "usage: $me merge RUN_DIR"
+	mixed=no
+	[ "${1:-}" = --accept-mixed ] && { mixed=yes; shift; }
+	[ $# = 1 ] || die "usage: $me merge [--accept-mixed] RUN_DIR"
 	need flock util-linux
 	dir=$(get "$1/conf" dir 2>/dev/null) || true
 	[ -n "$dir" ] || die "$1: not a campaign run (no conf)"
@@ -170,12 +190,12 @@ if [ "$cmd" = merge ]; then
 	flock -w 60 9 || die "$dir/lock is held by $(cat "$dir/holder" 2>/dev/null || echo '?')"
 	echo "pid $$ (merge $1)" > "$dir/holder"
 	rc=0
-	merge "$1" || rc=$?
+	merge "$1" "$mixed" || rc=$?
 	exit "$rc"
 fi
 
 # --- planning a run ------------------------------------------------------------
-BUILD=build JOBS=1 HOSTS= DIR= RDIR= OUT= WAIT=no SBATCH=
+BUILD=build JOBS=1 HOSTS= DIR= RDIR= OUT= WAIT=no SBATCH= MIXED=no
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	--build) BUILD=$2; shift 2 ;;
@@ -185,6 +205,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	--remote-dir) RDIR=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--wait) WAIT=yes; shift ;;
+	--accept-mixed) MIXED=yes; shift ;;
 	--sbatch) SBATCH=$2; shift 2 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
@@ -240,6 +261,14 @@ exec 9>>"$DIR/lock"
 if ! flock -n 9; then
 	die "$DIR is in use by $(cat "$DIR/holder" 2>/dev/null || echo 'another run'); $OUT is left to it"
 fi
+# a Slurm submission gives the lock to its merge job: refuse while its jobs are queued or run
+if [ -s "$DIR/slurm-jobs" ] && command -v squeue >/dev/null 2>&1; then
+	sj=$(tr ' ' , < "$DIR/slurm-jobs")
+	! squeue -h -j "$sj" 2>/dev/null | grep -q . ||
+		die "$DIR is in use by Slurm jobs $sj (array, merge); $OUT is left to them (wait, or scancel $(cat "$DIR/slurm-jobs"))"
+fi
+# no run or Slurm job uses DIR now: a temporary folder left is a killed worker's
+rm -rf "$DIR"/shards/.tmp.*
 echo "pid $$ ($cmd --out $OUT, started $(date -u +%H:%M:%SZ) on $(uname -n))" > "$DIR/holder"
 
 id=$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)-$$
@@ -260,18 +289,41 @@ flags="$*"
 	echo "planners=$planners"
 } > "$run/conf"
 
+# With --accept-mixed, the shards on hand of any revision or binary:
+# input, its sha256, bench flags, planners, date, key (newest first).
+others=$run/others
+: > "$others"
+if [ "$MIXED" = yes ]; then
+	find "$DIR/shards" -maxdepth 1 -name '*.meta' ! -name '.*' -exec awk -F'\n' -v OFS='\t' '
+	function emit() { if (v["shard_format"] == "2") print v["shard_input"], v["input_sha256"], v["bench_flags"], v["planners"], v["date_utc"], v["shard_key"] }
+	FNR == 1 && NR > 1 { emit(); split("", v) }
+	{ i = index($0, "="); if (i) v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+	END { if (NR) emit() }' {} + | sort -t '	' -k5,5r > "$others"
+fi
+
 # The key of each shard, and which ones can be reused.
 : > "$run/plan"
 : > "$run/todo"
-reused=0 total=0
+reused=0 total=0 mixed_reused=0
 while IFS= read -r f; do
 	total=$((total + 1))
 	h=$(sha "$f")
-	key=$(printf 'arenabench-shard-1\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n' \
+	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n' \
 		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
-	printf '%s\t%s\n' "$key" "$f" >> "$run/plan"
 	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
+	if [ "${res%%	*}" != ok ] && [ -s "$others" ]; then
+		# --accept-mixed: the newest usable shard of this input's content
+		# with these flags and planners, from another revision or binary
+		for k in $(awk -F'\t' -v f="$f" -v h="$h" -v b="$flags" -v p="$planners" \
+			'$1 == f && $2 == h && $3 == b && $4 == p { print $6 }' "$others"); do
+			r=$(check_shard "$DIR/shards" "$k" "$f" "$run/conf" yes)
+			[ "${r%%	*}" = ok ] || continue
+			res=$r key=$k mixed_reused=$((mixed_reused + 1))
+			break
+		done
+	fi
+	printf '%s\t%s\n' "$key" "$f" >> "$run/plan"
 	if [ "${res%%	*}" = ok ]; then
 		reused=$((reused + 1))
 	else
@@ -291,14 +343,24 @@ else where="$JOBS local slots"; fi
 	echo "jobs=$([ "$cmd" = slurm ] && echo slurm-array || { [ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS"; })"
 	echo "command=$me $cmd --out $OUT $where: $total inputs, one arenabench bench per input; bench flags: $flags"
 } >> "$run/conf"
-say "$total shards: $reused reused, $todo to run ($where); campaign $run"
+say "$total shards: $reused reused$([ "$MIXED" = yes ] && echo " ($mixed_reused of another revision or binary, --accept-mixed)"), $todo to run ($where); campaign $run"
+
+# progress D: D of the shards to run are done
+start=$(date +%s)
+progress() {
+	el=$(($(date +%s) - start))
+	eta=unknown
+	[ "$1" -gt 0 ] && eta="about $(clock $((el * (todo - $1) / $1)))"
+	[ "$1" = "$todo" ] && eta=0:00
+	say "$((reused + $1))/$total shards done ($reused reused, $1 of $todo run), $(clock $el) elapsed, $eta left"
+}
 
 # --- Slurm: an array of the shards to run, then a dependent merge ------------
 if [ "$cmd" = slurm ]; then
 	echo "pid $$ (slurm submit; the merge job takes the lock when the array ends)" > "$DIR/holder"
 	if [ "$todo" = 0 ]; then
 		rc=0
-		merge "$run" || rc=$?
+		merge "$run" "$MIXED" || rc=$?
 		exit "$rc"
 	fi
 	cat > "$run/task.sh" <<-EOF
@@ -319,13 +381,24 @@ if [ "$cmd" = slurm ]; then
 	# shellcheck disable=SC2086
 	mjob=$(sbatch --parsable $SBATCH --job-name=arenabench-merge --dependency=afterany:"$array" \
 		--ntasks=1 --output="$run/slurm-merge.out" --chdir="$ROOT" \
-		--wrap="sh $me merge '$run'") || die "sbatch refused the merge job (array $array is queued: scancel $array)"
+		--wrap="sh $me merge $([ "$MIXED" = yes ] && echo --accept-mixed) '$run'") || die "sbatch refused the merge job (array $array is queued: scancel $array)"
 	mjob=${mjob%%;*}
 	say "Slurm array $array ($todo tasks), merge job $mjob -> $OUT (log $run/slurm-merge.out)"
-	# the lock is the merge job's from here
+	# until they end, a run on this OUT is refused (the lock is the merge job's from here)
+	echo "$array $mjob" > "$DIR/slurm-jobs"
 	flock -u 9
 	[ "$WAIT" = yes ] || exit 0
-	while squeue -h -j "$array,$mjob" 2>/dev/null | grep -q .; do sleep 1; done
+	# waiting: progress from the shards' .meta files; a signal cancels both jobs
+	# shellcheck disable=SC2064
+	trap "scancel $array $mjob; say \"stopped: cancelled Slurm jobs $array and $mjob; \$OUT is unchanged, run again to resume\"; exit 2" INT TERM HUP
+	last=-1
+	while squeue -h -j "$array,$mjob" 2>/dev/null | grep -q .; do
+		d=$(awk -F'\t' -v s="$DIR/shards" '{ f = s "/" $1 ".meta"; if ((getline l < f) > 0) n++; close(f) } END { print n + 0 }' "$run/todo")
+		[ "$d" != "$last" ] || [ $((($(date +%s) - start) % 15)) = 0 ] && progress "$d"
+		last=$d
+		sleep 1
+	done
+	trap - INT TERM HUP
 	cat "$run/slurm-merge.out" >&2 2>/dev/null || true
 	[ "$(sacct -n -X -j "$mjob" -o ExitCode 2>/dev/null | tr -d ' ' | head -n 1)" = "0:0" ] ||
 		grep -q "^campaign: wrote" "$run/slurm-merge.out" || die "the merge job failed (see $run/slurm-merge.out)"
@@ -340,14 +413,24 @@ stop() {
 	[ -z "$pid_parallel" ] || kill -INT "$pid_parallel" 2>/dev/null
 	[ -z "$pid_progress" ] || kill "$pid_progress" 2>/dev/null
 	[ -z "$pid_parallel" ] || wait "$pid_parallel" 2>/dev/null
+	cleanup_local
 	cleanup_remote
 	say "stopped by SIG$1: $OUT is unchanged; $(ls "$DIR/shards" | grep -c '\.meta$' || true) shards are kept in $DIR/shards, run again to resume"
 	exit 2
 }
+# a worker GNU parallel missed (one starting or ending as the signal came):
+# stopped by the pid it wrote; it removes its folder (at most 5 s, then
+# the folders go anyway: no other run can use this DIR while we hold the lock)
+cleanup_local() {
+	for f in "$DIR"/shards/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null; done
+	n=50
+	while [ "$n" -gt 0 ] && ls -d "$DIR"/shards/.tmp.* >/dev/null 2>&1; do sleep 0.1; n=$((n - 1)); done
+	rm -rf "$DIR"/shards/.tmp.*
+}
 cleanup_remote() {
 	[ -n "$HOSTS" ] || return 0
 	# stop any worker still there (by the pid it wrote), then remove the folder
-	timeout 10 parallel --nonall -S "$HOSTS" \
+	timeout 30 parallel --nonall -S "$HOSTS" \
 		'for f in '"$rshards"'/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")"; done; sleep 0.2; rm -rf '"$RDIR" \
 		2>/dev/null || true
 }
@@ -357,7 +440,8 @@ trap 'stop HUP' HUP
 
 [ -n "$RDIR" ] || RDIR=.arenabench-campaigns/$id
 case $DIR in /*) rshards=$DIR/shards ;; *) rshards=$RDIR/$DIR/shards ;; esac
-start=$(date +%s)
+# shards finished by this run: the joblog's lines but its header
+jobs_done() { [ -f "$run/joblog" ] && awk 'END { print (NR > 1 ? NR - 1 : 0) }' "$run/joblog" || echo 0; }
 if [ "$todo" -gt 0 ]; then
 	set -- --halt now,fail=1 --joblog "$run/joblog" --colsep '\t' -q
 	if [ -n "$HOSTS" ]; then
@@ -379,14 +463,10 @@ if [ "$todo" -gt 0 ]; then
 	(
 		last=-1
 		while sleep 1; do
-			d=$(($(wc -l < "$run/joblog" 2>/dev/null || echo 1) - 1))
-			[ "$d" -ge 0 ] || d=0
+			d=$(jobs_done)
 			[ "$d" = "$last" ] && [ $(( ($(date +%s) - start) % 15 )) != 0 ] && continue
 			last=$d
-			el=$(($(date +%s) - start))
-			eta=unknown
-			[ "$d" -gt 0 ] && eta="about $(clock $((el * (todo - d) / d)))"
-			say "$((reused + d))/$total shards done ($reused reused, $d of $todo run), $(clock $el) elapsed, $eta left"
+			progress "$d"
 		done
 	) 9>&- &
 	pid_progress=$!
@@ -396,11 +476,8 @@ if [ "$todo" -gt 0 ]; then
 	kill "$pid_progress" 2>/dev/null || true
 	pid_progress=
 	# the last progress line, also for a run shorter than the ticker's second
-	if [ "$rc" = 0 ]; then
-		d=$(($(wc -l < "$run/joblog" 2>/dev/null || echo 1) - 1))
-		[ "$d" -ge 0 ] || d=0
-		say "$((reused + d))/$total shards done ($reused reused, $d of $todo run), $(clock $(($(date +%s) - start))) elapsed, 0:00 left"
-	fi
+	[ "$rc" != 0 ] || progress "$(jobs_done)"
+	cleanup_local
 	cleanup_remote
 	if [ "$rc" != 0 ]; then
 		awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0) {
@@ -411,6 +488,6 @@ if [ "$todo" -gt 0 ]; then
 fi
 trap - INT TERM HUP
 rc=0
-merge "$run" || rc=$?
+merge "$run" "$MIXED" || rc=$?
 say "$(clock $(($(date +%s) - start))) for $todo shards ($where)"
 exit "$rc"

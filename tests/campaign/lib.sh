@@ -28,8 +28,14 @@ same_untimed() {
 	untimed "$2" > "$2.untimed"
 	same "$1.untimed" "$2.untimed" "$3"
 }
-# arenabench processes of this test (argv names the test folder); prints pids
-ours() { pgrep -f "arenabench bench .*$W" || true; }
+# arenabench processes of this test: argv names the test folder and the
+# working directory is in this tree (another worktree's campaign test has
+# the same relative paths); prints pids.  ours [PATTERN]
+ours() {
+	for p in $(pgrep -f "${1:-arenabench bench .*$W}"); do
+		case $(readlink "/proc/$p/cwd" 2>/dev/null) in "$TREE" | "$TREE"/*) echo "$p" ;; esac
+	done
+}
 # wait_for SECONDS COMMAND...: polls every 0.1 s; 0 once COMMAND succeeds
 wait_for() {
 	n=$(($1 * 10))

@@ -1,10 +1,10 @@
-# Stop a campaign midway three ways; the previous results stay, no worker
-# survives (INT, TERM), and running again resumes to the serial CSV.
+# Stop a campaign midway four ways; the previous results stay, no worker
+# survives (INT, TERM, HUP), and running again resumes to the serial CSV.
 campdir() { echo "$BUILD/campaigns/$(echo "$1" | sed 's|^\./||; s|/|_|g')"; }
 shards_done() { ls "$1"/shards/*.meta 2>/dev/null | wc -l; }
 some_done() { [ "$(shards_done "$1")" -ge 1 ] && [ -n "$(ours)" ]; }
 none_left() { [ -z "$(ours)" ] && ! kill -0 "$2" 2>/dev/null; }
-for how in INT TERM KILL; do
+for how in INT TERM HUP KILL; do
 	out=$W/kill-$how/results.csv
 	cd_=$(campdir "$out")
 	mkdir -p "$W/kill-$how"
@@ -25,7 +25,8 @@ for how in INT TERM KILL; do
 	case $how in
 	INT) kill -INT -"$pid"; what="SIGINT to the process group" ;;
 	TERM) kill -TERM "$pid"; what="SIGTERM to make alone" ;;
-	KILL) victim=$(pgrep -f "^$BIN bench .*$W" | head -n 1); kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
+	HUP) kill -HUP -"$pid"; what="SIGHUP to the process group (a hangup)" ;;
+	KILL) victim=$(ours "^$BIN bench .*$W" | head -n 1); kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
 	esac
 	if wait_for 10 none_left x "$pid"; then
 		ms=$(($(now_ms) - t))

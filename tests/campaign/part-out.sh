@@ -21,3 +21,24 @@ else
 		ok "a campaign into an impossible folder fails in $ms ms before any shard" ||
 		bad "campaign into $W/ro/file: $(cat "$W/out2.log")"
 fi
+# A missing tool is named with its Debian package, before any work: PATH
+# holds stand-ins for the campaign's tools but the one taken away.
+T=$W/tools
+mkdir -p "$T"
+ln -sf "$(command -v dirname)" "$T/dirname"
+for t in parallel flock sha256sum ssh rsync sbatch; do printf '#!/bin/sh\nexit 0\n' > "$T/$t"; chmod +x "$T/$t"; done
+for case in "parallel parallel run" "ssh openssh-client run --hosts 2/h1" "rsync rsync run --hosts 2/h1" "sbatch slurm-client slurm"; do
+	# shellcheck disable=SC2086
+	set -- $case
+	t=$1 pkg=$2
+	shift 2
+	mv "$T/$t" "$T/$t.away"
+	if PATH=$T /bin/sh scripts/study/campaign.sh "$@" --out "$W/tools/x.csv" graphs/starter 2> "$W/tools.log"; then
+		bad "a campaign without $t ran"
+	elif grep -q "'$t' is not installed (Debian package $pkg: " "$W/tools.log" && [ ! -e "$W/tools/x.csv" ]; then
+		ok "without $t the campaign stops at once naming the package $pkg"
+	else
+		bad "without $t: $(cat "$W/tools.log")"
+	fi
+	mv "$T/$t.away" "$T/$t"
+done

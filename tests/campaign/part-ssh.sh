@@ -4,8 +4,9 @@ if ! command -v /usr/sbin/sshd >/dev/null || ! command -v rsync >/dev/null || [ 
 	skip "ssh: needs root, openssh-server and rsync (sh scripts/deps.sh campaign-test)"
 else
 	. "$HERE/sshd.sh"
-	if sshd_start A && pa=$port && sshd_start B && pb=$port; then
-		H="2/ssh -F $S/ssh_config -p $pa root@127.0.0.1,2/ssh -F $S/ssh_config -p $pb root@127.0.0.1"
+	if sshd_start A && sshd_start B; then
+		export PARALLEL_SSH="ssh -F $S/ssh_config"
+		H="2/arenabench-test-A,2/arenabench-test-B"
 		out=$W/ssh/results.csv
 		mk bench HOSTS="$H" CORPUS_DIRS="$CORPUS" BENCH_FLAGS="$FLAGS" BENCH_OUT="$out" 2> "$W/ssh.log" ||
 			bad "make bench HOSTS=... failed: $(tail -n 3 "$W/ssh.log")"
@@ -13,12 +14,23 @@ else
 		[ "$(ls -A "$S/hostA/.arenabench-campaigns" "$S/hostB/.arenabench-campaigns" 2>/dev/null | grep -v : | grep -c .)" = 0 ] &&
 			ok "each host's campaign folder is removed at the end" || bad "left on the hosts: $(find "$S/hostA" "$S/hostB" -type f | head -n 3)"
 		grep -q 'wrote.*(5 ran, 0 reused)' "$W/ssh.log" && ok "ssh: 5 shards ran" || bad "ssh: $(grep wrote "$W/ssh.log")"
+		grep -q 'shards done.*elapsed.*left' "$W/ssh.log" && ok "ssh: progress (done/total, elapsed, estimate)" ||
+			bad "ssh: no progress line in $W/ssh.log"
+		# 4 slots (GNU parallel numbers them 1-4 across the hosts) on this
+		# machine's CPUs: every shard pinned to one that exists here
+		cpus=$(sed -n 's/^pinned_cpu=//p' "$BUILD"/campaigns/*campaign-test_ssh_results.csv/shards/*.meta | sort -u | paste -sd' ' -)
+		n=0
+		for c in $cpus; do [ "$c" -lt "$(nproc)" ] && n=$((n + 1)); done
+		[ -n "$cpus" ] && [ "$n" = "$(echo "$cpus" | wc -w)" ] && ok "ssh: 4 slots pinned to CPUs of the host: $cpus" ||
+			bad "ssh: pinned CPUs '$cpus' (the host has $(nproc))"
 		# stop midway: no worker survives on the hosts
 		out=$W/ssh-int/results.csv
+		mkdir -p "$W/ssh-int"
+		echo "previous results" > "$out"
 		setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' make -s BUILD="$BUILD" bench HOSTS="$H" \
 			CORPUS_DIRS="$W/timed" BENCH_FLAGS="$TFLAGS" BENCH_OUT="$out" > "$W/ssh-int.log" 2>&1 &
 		pid=$!
-		remote() { pgrep -f "arenabench bench $W/timed" >/dev/null; }
+		remote() { [ -n "$(ours "arenabench bench $W/timed")" ]; }
 		if wait_for 90 remote; then
 			t=$(now_ms)
 			kill -INT -"$pid"
@@ -27,11 +39,12 @@ else
 				[ "$ms" -le 2000 ] && ok "ssh: SIGINT stops the remote workers in $ms ms" ||
 					bad "ssh: remote workers gone only after $ms ms"
 			else
-				bad "ssh: remote workers survive SIGINT: $(pgrep -fa "arenabench bench $W/timed" | head -n 2)"
+				bad "ssh: remote workers survive SIGINT: $(ours "arenabench bench $W/timed" | head -n 2)"
 			fi
-			# make waits for the hosts' folders to be removed (an ssh round trip each)
-			wait_for 20 eval '! kill -0 "$pid" 2>/dev/null' && ok "ssh: make exits $(($(now_ms) - t)) ms after SIGINT" ||
-				bad "ssh: make still runs 20 s after SIGINT"
+			# make waits for the hosts' folders to be removed (an ssh round trip each, at most 30 s)
+			wait_for 40 eval '! kill -0 "$pid" 2>/dev/null' && ok "ssh: make exits $(($(now_ms) - t)) ms after SIGINT" ||
+				bad "ssh: make still runs 40 s after SIGINT"
+			[ "$(cat "$out")" = "previous results" ] && ok "ssh: the previous results are untouched" || bad "ssh: $out changed"
 			[ -z "$(find "$S/hostA" "$S/hostB" -type f)" ] && ok "ssh: nothing left on the hosts after SIGINT" ||
 				bad "ssh: left on the hosts after SIGINT: $(find "$S/hostA" "$S/hostB" -type f | head -n 3)"
 		else
@@ -42,5 +55,6 @@ else
 	else
 		bad "ssh: sshd did not start: $(cat "$S"/sshd_*.log | tail -n 3)"
 	fi
+	unset PARALLEL_SSH
 	sshd_stop
 fi

@@ -1,7 +1,10 @@
 # Two ssh "hosts" on loopback for part-ssh.sh (sourced): two sshd on free
 # 127.0.0.1 ports with a host key and a client key made here, each running
 # its sessions in its own directory (ForceCommand), so the hosts do not
-# share a working directory.  sshd_stop stops them by pid.
+# share a working directory.  Each is a Host in $S/ssh_config
+# (arenabench-test-NAME), which GNU parallel's ssh reads through
+# PARALLEL_SSH, so HOSTS is written as for real hosts.  sshd_stop stops
+# them by pid.
 S=$(cd "$W" && pwd)/ssh
 mkdir -p "$S/hostA" "$S/hostB"
 ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey"
@@ -38,6 +41,8 @@ EOC
 		p=$!
 		if wait_for 10 grep -q 'Server listening' "$S/sshd_$1.log"; then
 			sshd_pids="$sshd_pids $p"
+			# the host's name for ssh (and so for GNU parallel's -S)
+			printf 'Host arenabench-test-%s\n  HostName 127.0.0.1\n  Port %s\n  User root\n' "$1" "$port" >> "$S/ssh_config"
 			return 0
 		fi
 		kill "$p" 2>/dev/null

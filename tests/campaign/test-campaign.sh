@@ -3,12 +3,14 @@
 # of the same inputs, for real: local slots through `make bench -j2`, two
 # ssh "hosts" (two sshd on loopback ports, each with its own directory),
 # a one-node Slurm cluster started here, runs stopped by SIGINT to the
-# process group, SIGTERM to make alone and SIGKILL of one worker, a
-# corrupt shard, two campaigns at once, and `bench --out` into a missing
+# process group, SIGTERM to make alone, SIGHUP to the process group and
+# SIGKILL of one worker, a Slurm array cancelled midway, a corrupt shard,
+# shards of two binaries (refused, then taken with --accept-mixed), two
+# campaigns at once, missing tools, and `bench --out` into a missing
 # folder.  Every daemon it starts it stops by pid.
 #
 #   sh tests/campaign/test-campaign.sh [BUILD] [PART...]
-#   PARTs: local kill corrupt concurrent out ssh slurm (default all)
+#   PARTs: local kill corrupt mixed concurrent out ssh slurm (default all)
 #
 # The reference is one `arenabench bench` process over the same inputs:
 # its CSV must equal the campaign's byte for byte with --no-timing, and in
@@ -19,9 +21,10 @@
 # they fail).
 set -u
 cd "$(dirname "$0")/../.."
+TREE=$(pwd -P)
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
-PARTS=${*:-local kill corrupt concurrent out ssh slurm}
+PARTS=${*:-local kill corrupt mixed concurrent out ssh slurm}
 BIN=$BUILD/arenabench
 HERE=tests/campaign
 . "$HERE/lib.sh"
@@ -43,7 +46,7 @@ FLAGS="--no-timing"
 # the timed corpus for the kill tests: each shard plans for about a second
 cp graphs/starter/*.graph graphs/synthetic/inception_small_s1.graph graphs/synthetic/unet_small_s1.graph "$W/timed/"
 TFLAGS="--benchmark_min_time=0.05 --benchmark_repetitions=2"
-case " $PARTS " in *" kill "* | *" concurrent "*)
+case " $PARTS " in *" kill "* | *" concurrent "* | *" slurm "*)
 	# shellcheck disable=SC2086
 	"$BIN" bench "$W/timed" --align 1,16,64 $TFLAGS --quiet --out "$W/timed-serial.csv" ||
 		fail_now "the timed serial reference run failed" ;;
