@@ -1,4 +1,12 @@
 hf_n = 64
 hf_min = 0.0203588
 hf_max = 64.4942
-hf_planners = "best_of exact fast first_fit_in_order gpu_greedy_in_order greedy_by_size_gpu greedy_conflicts greedy_last_use linear local_search multi_arena_phase size_first_fit tflite_arena tflm_greedy xla_best_fit"
+hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact fast gpu_greedy_in_order"
+hf_rows = 15
+hf_inputs = 6
+hf_input_1 = "graph: gpt2_small_decode_f32 (559 buffers)"
+hf_input_2 = "graph: gpt2_small_prefill128_f32 (555 buffers)"
+hf_input_3 = "graph: bert_base_seq128_f32 (528 buffers)"
+hf_input_4 = "synthetic: sweep_n100000_s1 (100000 buffers)"
+hf_input_5 = "synthetic: sweep_n1000000_s1 (1000000 buffers)"
+hf_input_6 = "bench: graphs/starter graphs/zoo graphs/synthetic"

@@ -1,1 +1,1 @@
-meta_caption = "local run, sweep.csv, rev cda546115e, AMD EPYC (2 cores), gcc 12.2.0, 2026-11-30T03:51:50Z"
+meta_caption = "committed reference: results/reference/sweep.csv, rev cda546115e, AMD EPYC (2 cores), 2026-11-30"
