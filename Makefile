@@ -39,7 +39,7 @@ BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all help bench bench-slurm sweep sweep-problems test clean plots paper corpus \
+.PHONY: all help bench bench-slurm sweep sweep-problems test test-unit clean plots paper corpus \
 	scaling bench-cli fuzz fresh-check compare report reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
@@ -50,6 +50,7 @@ help:
 	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh;"
 	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
 	@echo "make test         run the test suite"
+	@echo "make test-unit    the C test binaries only (CI runs them under sanitizers)"
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
@@ -241,6 +242,11 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 	@sh scripts/deps.sh report-test || echo "test-report: Chromium could not be installed: its browser check will be skipped" >&2
 	@sh tests/report/test-report.sh $(BUILD)
+
+# The C test binaries alone: CI's sanitizer pass runs these (and the local
+# campaign parts), not the scripts that test figures, reports and the README.
+test-unit: $(BIN) $(GENS) $(TESTS)
+	@sh scripts/run-tests.sh $(TESTS)
 
 clean:
 	rm -rf $(BUILD)
