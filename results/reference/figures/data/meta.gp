@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/results.csv, rev cda546115e, AMD EPYC (2 cores), 2026-11-30"
+meta_caption = "committed reference: results/reference/results.csv, rev 246e3bbabd, AMD EPYC (2 cores), 2026-12-02"

@@ -1,4 +1,4 @@
-planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of gpu_greedy_in_order"
+planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of executorch_greedy ggml_gallocr gpu_greedy_in_order ort_mem_pattern ort_sequential"
 align_ratio = 1
 align_bytes = 64
 n_graphs = 102
@@ -6,6 +6,6 @@ n_families = 12
 ratio_cap = 4.00391
 graph_name_len = 33
 n_panels = 6
-panel_graphs = "chain_24k vit_b16_f32 adversarial_medium_s1 random_medium_s1 transformer_medium_s2 residual_medium_s1"
-panel_ytop = "49766.4 1.634e+07 1416960 1.98942e+08 10872576 21676032"
-cdf_stats = "102|3.72|61.5 102|1.15|4 102|1.24|2.75 102|1.03|1.59 102|1.08|1.69 102|1.03|1.59 102|1.05|1.6 102|1.03|1.59 102|1.02|1.33 102|1.04|1.62 102|1.01|1.22 102|1.20|2.75"
+panel_graphs = "chain_24k densenet121_f32 adversarial_medium_s1 random_medium_s1 transformer_medium_s3 inception_medium_s3"
+panel_ytop = "49766.4 3.21725e+07 1416960 1.98942e+08 1.67409e+07 2.89751e+06"
+cdf_stats = "102|3.72|61.5 102|1.15|4 102|1.24|2.75 102|1.03|1.59 102|1.08|1.69 102|1.03|1.59 102|1.05|1.6 102|1.03|1.59 102|1.02|1.33 102|1.04|1.62 102|1.01|1.22 102|1.08|1.59 102|1.15|4 102|1.20|2.75 102|1.15|4 102|1.26|4"
