@@ -862,17 +862,6 @@ out:
 	return rc;
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* pin: per problem buffer, a fixed offset or NO_PIN; NULL = all free. */
 static int setup(struct exact *x, const struct ab_problem *p,
 		 const struct ab_plan_options *o, const uint64_t *pin,
@@ -923,9 +912,9 @@ static int setup(struct exact *x, const struct ab_problem *p,
 		goto out;
 	for (size_t b = 0; b < m; b++) {
 		x->size[b] = p->buf[x->buf[b]].size;
-		x->granule = gcd_u64(x->granule, x->size[b]);
+		x->granule = ab_gcd(x->granule, x->size[b]);
 		x->align[b] = ab_effective_align(p, x->buf[b], o);
-		align_gcd = gcd_u64(align_gcd, x->align[b]);
+		align_gcd = ab_gcd(align_gcd, x->align[b]);
 		x->width[b] = (uint64_t)(p->buf[x->buf[b]].last -
 					 p->buf[x->buf[b]].first) + 1;
 		order[b] = (uint32_t)b;
@@ -939,7 +928,7 @@ static int setup(struct exact *x, const struct ab_problem *p,
 	for (size_t b = 0; b < m; b++) {
 		x->asize[b] = ab_align_up(x->size[b], align_gcd);
 		if (x->align[b] > 1)
-			x->granule = gcd_u64(x->granule, x->align[b]);
+			x->granule = ab_gcd(x->granule, x->align[b]);
 	}
 	rc = build_sections(x);
 	if (!rc)
@@ -1831,9 +1820,9 @@ static uint64_t problem_granule(const struct ab_problem *p,
 
 		if (!p->buf[i].size)
 			continue;
-		g = gcd_u64(g, p->buf[i].size);
+		g = ab_gcd(g, p->buf[i].size);
 		if (a > 1)
-			g = gcd_u64(g, a);
+			g = ab_gcd(g, a);
 	}
 	return g ? g : 1;
 }

@@ -508,6 +508,18 @@ static inline uint64_t ab_align_up(uint64_t x, uint64_t a)
 	return a <= 1 ? x : (x + a - 1) / a * a;
 }
 
+/* Greatest common divisor (0 with b gives b). */
+static inline uint64_t ab_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 #ifdef __cplusplus
 }
 #endif

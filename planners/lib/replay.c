@@ -40,17 +40,6 @@ out:
 	return rc;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 uint64_t ab_common_align(const struct ab_problem *p,
 			 const struct ab_plan_options *o)
 {
@@ -59,7 +48,7 @@ uint64_t ab_common_align(const struct ab_problem *p,
 	for (size_t i = 0; i < p->n; i++) {
 		uint64_t b = p->buf[i].align ? p->buf[i].align : 1;
 
-		a = a / gcd(a, b) * b;
+		a = a / ab_gcd(a, b) * b;
 		if (a > UINT32_MAX)
 			return 0;
 	}
