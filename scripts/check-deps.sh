@@ -5,12 +5,20 @@
 #      core < transform < planners (lib/) < import < check < bench < report < cli
 #  - a planner (planners/*.c) includes only core/arenabench.h and lib/;
 #    planners/lib only core/ and lib/;
-#  - only harness/cli prints to stdout or stderr, exits or starts a process.
+#  - only harness/cli prints to stdout or stderr, exits or starts a process;
+#  - no tracked file holds a merge's conflict markers (one slipped into
+#    .gitignore once and went unnoticed).
 # Comments and string literals are ignored.  Prints one line per violation
 # (FILE:LINE: what) and exits 1 if there is any.  Usage: check-deps.sh [ROOT]
 set -u
 root=${1:-$(dirname "$0")/..}
 cd "$root" || exit 2
+markers=$(git ls-files -z 2>/dev/null | xargs -0 grep -nE '^(<<<<<<<|>>>>>>>) ' -- 2>/dev/null || true)
+if [ -n "$markers" ]; then
+	printf '%s\n' "$markers" | sed 's/$/   <- a merge conflict marker/'
+	echo "check-deps: conflict markers in tracked files"
+	exit 1
+fi
 files=$(find harness planners -name '*.c' -o -name '*.h' -o -name '*.cc' | sort)
 # shellcheck disable=SC2086
 perl -e '
