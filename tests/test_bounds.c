@@ -208,8 +208,8 @@ static int plan_stacked(const struct ab_problem *p,
 	return 0;
 }
 
-/* b and c swapped to 24 and 16 would be valid too; c on a (offset 8)
- * overlaps it: invalid, yet its peak is the bound, 32. */
+/* c at 8 lies on a ([0, 16) at steps 0-1, c live at step 1): invalid,
+ * yet its peak is the bound, 32 (b at 24 ends there). */
 static int plan_overlapping(const struct ab_problem *p,
 			    const struct ab_plan_options *o,
 			    struct ab_plan *out)
