@@ -173,11 +173,11 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 		       : plan->optimal == AB_OPTIMAL_YES ? AB_OPTIMAL_UNKNOWN
 							 : plan->optimal;
 	rc = ab_check_plan(in, plan, o->align, NULL, cache, &row->check);
-	if (!rc && !row->check.valid && row->optimal == AB_OPTIMAL_YES)
-		row->optimal = AB_OPTIMAL_UNKNOWN;
 	if (!rc && row->check.valid && o->tiers && o->tiers->n > 0 &&
 	    ab_tiers_check(plan, o->tiers->tier, o->tiers->n, &err))
-		return ab_check_outcome_fail(&row->check,
-					     ab_strdupf("tier check: %s", err.msg));
+		rc = ab_check_outcome_fail(&row->check,
+					   ab_strdupf("tier check: %s", err.msg));
+	if (!row->check.valid && row->optimal == AB_OPTIMAL_YES)
+		row->optimal = AB_OPTIMAL_UNKNOWN;
 	return rc;
 }
