@@ -87,6 +87,12 @@
  * busiest step closes only by moving a chain of short buffers up, which
  * the lowest-offset rule does not do); a band move costs O(K w log w),
  * w = buffers live during a freed buffer's lifetime.
+ * Bounds: best_bound = max(live bytes, aligned section bound, C + g for
+ * every exhausted "no" at C); tests/test_bounds.c checks it against an
+ * enumerated optimum.  A restriction bound (a time window's buffers, or
+ * the largest ones, re-solved alone: opt(subset) <= opt) proved nothing
+ * above max-load on D, J and the idealloc instances and was left out
+ * (docs/planners.md has the measurements).
  */
 #include <errno.h>
 #include <stdlib.h>

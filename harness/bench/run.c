@@ -138,6 +138,9 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	struct timespec t0, t1;
 	int rc;
 
+	/* every row carries a proven bound, a failed plan's too */
+	row->best_bound_bytes = row->lower_bound_bytes;
+	row->optimal = AB_OPTIMAL_UNKNOWN;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -163,12 +166,18 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
 					? plan->best_bound
 					: row->lower_bound_bytes;
-	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
-							    : plan->optimal;
+	/* optimal = yes only for a valid plan whose peak equals a proven
+	 * bound: the live-bytes bound or the planner's own best bound (a
+	 * planner's "yes" above its own bound is not believed) */
+	row->optimal = plan->peak <= row->best_bound_bytes ? AB_OPTIMAL_YES
+		       : plan->optimal == AB_OPTIMAL_YES ? AB_OPTIMAL_UNKNOWN
+							 : plan->optimal;
 	rc = ab_check_plan(in, plan, o->align, NULL, cache, &row->check);
 	if (!rc && row->check.valid && o->tiers && o->tiers->n > 0 &&
 	    ab_tiers_check(plan, o->tiers->tier, o->tiers->n, &err))
-		return ab_check_outcome_fail(&row->check,
-					     ab_strdupf("tier check: %s", err.msg));
+		rc = ab_check_outcome_fail(&row->check,
+					   ab_strdupf("tier check: %s", err.msg));
+	if (!row->check.valid && row->optimal == AB_OPTIMAL_YES)
+		row->optimal = AB_OPTIMAL_UNKNOWN;
 	return rc;
 }
