@@ -346,5 +346,9 @@ int ab_best_fit_route(const struct ab_problem *p,
 		      size_t m, enum ab_index_rule rule, uint64_t *offsets,
 		      uint64_t *top)
 {
-	return place_rule(p, o, order, m, rule, NULL, true, offsets, top, NULL);
+	if (o->route == AB_ROUTE_LISTING)
+		return 1;
+	/* forced: the default spacing and batch, whatever the size */
+	return place_rule(p, o, order, m, rule, NULL,
+			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
 }
