@@ -18,7 +18,6 @@
  * problems are where the default route is the index.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,79 +69,22 @@ static void check_planners(const char *path, const struct ab_problem *p,
 	}
 }
 
-static bool wanted(const char *name)
+static void check_both_aligns(const char *path, const struct ab_problem *p,
+			      void *ctx)
 {
-	size_t n = strlen(name);
-
-	return (n > 6 && !strcmp(name + n - 6, ".graph")) ||
-	       (n > 4 && !strcmp(name + n - 4, ".csv")) ||
-	       (n > 7 && !strcmp(name + n - 7, ".tflite"));
-}
-
-/* Every input of dir (and its subdirectories when deep), both alignments;
- * returns how many were checked. */
-static size_t check_dir(const char *dir, bool deep)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t done = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char path[1024];
-		struct ab_load_options lo;
-		struct ab_input in;
-		struct ab_error err;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (deep && tu_dir_exists(path)) {
-			done += check_dir(path, true);
-			continue;
-		}
-		if (!wanted(e->d_name))
-			continue;
-		memset(&lo, 0, sizeof(lo));
-		memset(&in, 0, sizeof(in));
-		if (ab_input_load(path, &lo, &in, &err)) {
-			/* not every shared model loads (unsupported operators):
-			 * the importer's tests own that */
-			cr_log_info("%s: not loaded (%s)", path, err.msg);
-			continue;
-		}
-		check_planners(path, &in.problem, 1, routed, N_ROUTED);
-		check_planners(path, &in.problem, 64, routed, N_ROUTED);
-		ab_input_free(&in);
-		done++;
-	}
-	closedir(d);
-	return done;
+	check_planners(path, p, 1, routed, N_ROUTED);
+	check_planners(path, p, 64, routed, N_ROUTED);
 }
 
 Test(routes, default_corpus, .timeout = 600)
 {
-	size_t n = check_dir("graphs/starter", false) +
-		   check_dir("graphs/sweep", false) +
-		   check_dir("graphs/synthetic", false) +
-		   check_dir("graphs/zoo", false);
-
-	cr_assert_gt(n, 50, "only %zu corpus inputs checked", n);
+	tu_each_corpus_input(check_both_aligns, NULL);
 }
 
 Test(routes, shared_problems_and_models, .timeout = 600)
 {
-	size_t n;
-
-	if (!tu_dir_exists(AB_SHARED_DIR)) {
+	if (!tu_each_shared_input(check_both_aligns, NULL))
 		cr_skip_test("../shared is absent: minimalloc's suite and the real models not checked");
-		return;
-	}
-	n = check_dir(AB_SHARED_DIR "/problems/minimalloc", false);
-	cr_assert_gt(n, 5, "only %zu minimalloc problems checked", n);
-	n = check_dir(AB_SHARED_DIR "/models", true);
-	cr_assert_gt(n, 10, "only %zu shared models checked", n);
 }
 
 /* The sweep's problem of n buffers, seed 1, made by the build's
