@@ -1,6 +1,6 @@
 /*
  * Best fit through the checkpoint index on every real input there is: the
- * default corpus (graphs/starter, zoo, synthetic), minimalloc's suite and
+ * default corpus (graphs/starter, sweep, synthetic, zoo), minimalloc's suite and
  * the shared real models (../shared, skipped with a message when absent).
  * For each of the three best-fit rules (ab_fit_best's, TFLite's, XLA's),
  * in size-descending and first-use order, at alignments 1 and 64, the index
@@ -11,7 +11,6 @@
  * new one.  test_mechanics.c covers random and large-k problems.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +25,8 @@ static const enum ab_index_rule rules[] = { AB_INDEX_BEST_FIT, AB_INDEX_TFLITE,
 static const enum oracle_rule oracles[] = { ORACLE_SMALLEST, ORACLE_TFLITE,
 					    ORACLE_XLA };
 
-static bool wanted(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 6 && !strcmp(name + n - 6, ".graph")) ||
-	       (n > 4 && !strcmp(name + n - 4, ".csv")) ||
-	       (n > 7 && !strcmp(name + n - 7, ".tflite"));
-}
-
-static void check_problem(const char *path, const struct ab_problem *p)
+static void check_problem(const char *path, const struct ab_problem *p,
+			  void *ctx)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
 	uint64_t *want = calloc(p->n + 1, sizeof(*want));
@@ -76,66 +67,13 @@ static void check_problem(const char *path, const struct ab_problem *p)
 	free(got);
 }
 
-/* Every input of dir (and its subdirectories when deep); returns how many
- * were checked. */
-static size_t check_dir(const char *dir, bool deep)
+Test(best_fit_corpus, default_corpus, .timeout = 600)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t done = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char path[1024];
-		struct ab_load_options lo;
-		struct ab_input in;
-		struct ab_error err;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (deep && tu_dir_exists(path)) {
-			done += check_dir(path, true);
-			continue;
-		}
-		if (!wanted(e->d_name))
-			continue;
-		memset(&lo, 0, sizeof(lo));
-		memset(&in, 0, sizeof(in));
-		if (ab_input_load(path, &lo, &in, &err)) {
-			/* not every shared model is loadable (unsupported
-			 * operators): the importer's tests own that */
-			cr_log_info("%s: not loaded (%s)", path, err.msg);
-			continue;
-		}
-		check_problem(path, &in.problem);
-		ab_input_free(&in);
-		done++;
-	}
-	closedir(d);
-	return done;
+	tu_each_corpus_input(check_problem, NULL);
 }
 
-Test(best_fit_corpus, default_corpus)
+Test(best_fit_corpus, shared_problems_and_models, .timeout = 600)
 {
-	size_t n = check_dir("graphs/starter", false) +
-		   check_dir("graphs/zoo", false) +
-		   check_dir("graphs/synthetic", false);
-
-	cr_assert_gt(n, 50, "only %zu corpus inputs checked", n);
-}
-
-Test(best_fit_corpus, shared_problems_and_models)
-{
-	size_t n;
-
-	if (!tu_dir_exists(AB_SHARED_DIR)) {
+	if (!tu_each_shared_input(check_problem, NULL))
 		cr_skip_test("../shared is absent: minimalloc's suite and the real models not checked");
-		return;
-	}
-	n = check_dir(AB_SHARED_DIR "/problems/minimalloc", false);
-	cr_assert_gt(n, 5, "only %zu minimalloc problems checked", n);
-	n = check_dir(AB_SHARED_DIR "/models", true);
-	cr_assert_gt(n, 10, "only %zu shared models checked", n);
 }

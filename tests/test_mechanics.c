@@ -686,6 +686,94 @@ Test(mechanics, best_fit_index_by_hand)
 }
 
 /*
+ * The best-fit walk across chunks, by hand: H_T in several chunks of 64
+ * pieces, a blocked run crossing chunk boundaries (and wholly blocked
+ * chunks), gaps on both sides of it.  Alignment 1, placed in index order;
+ * R = a buffer live [0, 2 + k] (a distinct last each, so a piece each),
+ * S = a spacer live [0, 0] (not a conflict of what comes at step 1):
+ *   0..149    R size 10   -> 0, 10, ..., 1490   (all live at step 0, so
+ *   150       S size 9    -> 1500                each goes on top of the
+ *   151..160  R size 10   -> 1509 .. 1599        one before: no gap yet)
+ *   161       S size 8    -> 1609
+ *   162..301  R size 10   -> 1617 .. 3007
+ *   302       S size 12   -> 3017
+ *   303       R size 10   -> 3029 (end 3039 = the heap size)
+ * At step 1 the spacers are gone: the conflicts' union is [0, 1500),
+ * [1509, 1609), [1617, 3017), [3029, 3039), with gaps of 9 at 1500, 8 at
+ * 1609 and 12 at 3017, the run [0, 1500) alone 150 pieces (over two chunk
+ * boundaries) and [1617, 3017) 140.
+ *   304 Q1 [1,1] size 8:  9 and 8 hold it, 8 is exact -> 1609 (the walk
+ *        stops there);
+ *   305 Q2 [1,1] size 10: 9 and 8 (now taken) do not hold it, 12 does
+ *        -> 3017, after the whole 140-piece run;
+ *   306 Q3 [1,1] size 13: no gap holds it (12 was cut to [3027, 3029))
+ *        -> the top, 3039.
+ * The same under the three rules (alignment 1, so TFLite's unaligned room
+ * is the room; XLA's heap size is 3039 = the conflicts' top, so its top
+ * chunk is empty).  With Q2's own alignment 4: gap 12 starts at 3020 with
+ * room 9 < 10 -> the aligned top 3040; Q3 then meets [3040, 3050): gaps
+ * 9, [3017, 3029) 12 and [3039, 3040) 1 -> the top, 3050.
+ */
+Test(mechanics, best_fit_index_across_chunks)
+{
+	enum { N = 307 };
+	static const uint64_t q_want[2][3] = { { 1609, 3017, 3039 },
+					       { 1609, 3040, 3050 } };
+	struct ab_problem p = { 0 };
+	struct ab_plan_options o = { .align = 1 };
+	uint32_t order[N];
+	uint64_t want[N], x = 0;
+
+	cr_assert_eq(ab_problem_alloc(&p, N), 0);
+	p.steps = N + 2;
+	for (uint32_t i = 0; i < N; i++) {
+		bool spacer = i == 150 || i == 161 || i == 302;
+		uint64_t size = i == 150 ? 9 : i == 161 ? 8 : i == 302 ? 12 : 10;
+
+		if (i >= 304)
+			size = i == 304 ? 8 : i == 305 ? 10 : 13;
+		p.buf[i] = (struct ab_buffer){ .size = size, .align = 1,
+					      .first = i >= 304 ? 1 : 0,
+					      .last = i >= 304 ? 1 : spacer ? 0 : 2 + (int32_t)i };
+		p.id[i] = i;
+		order[i] = i;
+		if (i < 304) {
+			want[i] = x;
+			x += size;
+		}
+	}
+	cr_assert_eq(x, 3039u);
+	cr_assert_eq(want[151], 1509u);
+	cr_assert_eq(want[162], 1617u);
+	cr_assert_eq(want[303], 3029u);
+	for (int aligned = 0; aligned < 2; aligned++) {
+		p.buf[305].align = aligned ? 4 : 1;
+		for (uint32_t w = 1; w <= 16; w *= 4)
+		for (size_t batch = 0; batch <= 1; batch++)
+		for (int rule = 0; rule < 3; rule++) {
+			struct ab_first_fit_config cfg = { w, batch, 1 };
+			struct ab_first_fit_stats st;
+			uint64_t off[N], top;
+
+			cr_assert_eq(ab_best_fit_place(&p, &o, order, N,
+						       index_rule[rule], &cfg,
+						       off, &top, &st), 0);
+			for (size_t i = 0; i < 304; i++)
+				cr_assert_eq(off[i], want[i], "%s spacing %u: buffer %zu",
+					     rule_name[rule], w, i);
+			for (size_t q = 0; q < 3; q++)
+				cr_assert_eq(off[304 + q], q_want[aligned][q],
+					     "%s spacing %u batch %zu align %d: Q%zu at %llu",
+					     rule_name[rule], w, batch, aligned,
+					     q + 1, (unsigned long long)off[304 + q]);
+			/* the functions asked hold more than two chunks */
+			cr_assert_gt(st.pieces, 3 * 64u);
+		}
+	}
+	ab_problem_free(&p);
+}
+
+/*
  * XLA in time-local batches, by hand: a choice that must wait for a
  * batch-mate placed later in time.  Steps 0..4, XLA's order = index order,
  * batches of 4: {0, 1, 2, 3} and {4, 5, 6}; alignment 1.

@@ -438,6 +438,17 @@ struct ab_progress {
 	double seconds;     /* since the phase started */
 };
 
+/* Which mechanics a planner that has two routes takes: listing the
+ * conflicts (planners/lib/placement.h) or the checkpoint index
+ * (planners/lib/first_fit_index.h).  The offsets are the same either way;
+ * by default the route is chosen from the problem (which is cheaper), and
+ * tests force each to compare them. */
+enum ab_route {
+	AB_ROUTE_CHOSEN = 0,
+	AB_ROUTE_LISTING,
+	AB_ROUTE_INDEX,
+};
+
 struct ab_plan_options {
 	uint32_t align;            /* offsets are multiples of max(align, own) */
 	uint64_t seed;             /* for randomized search */
@@ -455,6 +466,8 @@ struct ab_plan_options {
 	 * (raising it, never lowering): the harness points it at its plan's
 	 * `threads`.  NULL = not recorded. */
 	uint32_t *threads_used;
+	/* AB_ROUTE_CHOSEN (0) outside tests. */
+	enum ab_route route;
 };
 
 /*

@@ -4,16 +4,15 @@
  *
  * Buffer i = [a, b] asks checkpoint T = b rounded down to w, as first fit
  * does: its conflicts are the addresses where H_T >= a and the entries of
- * T's gap list live at some step of [a, b].  Their union U is walked run
- * by run in address order: the next run starts at the nearer of H_T's next
- * blocked piece and the next live list entry; it ends where neither H_T
- * nor a list entry starting inside it reaches further.  Between two runs
- * lies a gap [c, o) (bytes: c = the run's doubled end / 2, o = the next
- * start / 2), exactly the gaps the listing rules see between hits sorted by
- * offset: with no zero-size conflict, a hit that starts inside a run opens
- * no candidate under any of the three rules (its aligned start is at or
- * past the hit), and every gap of U is the gap before the first hit above
- * it.  The top of U is the highest conflict end.  So each rule below is the
+ * T's gap list live at some step of [a, b].  Their union U is walked in
+ * address order as one merge of two sorted streams, H_T's blocked runs at
+ * threshold a (next_run) and the live list entries (next_live), with U's
+ * end so far: a piece starting past that end leaves a gap [c, o) (bytes:
+ * c = the doubled end / 2, o = the next start / 2), exactly the gaps the
+ * listing rules see between hits sorted by offset: with no zero-size
+ * conflict, a hit that starts inside a run opens no candidate under any of
+ * the three rules (its aligned start is at or past the hit), and every gap
+ * of U is the gap before the first hit above it.  The top of U is the highest conflict end.  So each rule below is the
  * listing rule read over U's gaps, and the offsets are the same
  * (tests/test_mechanics.c pins them against the listing path and the
  * O(n^2) oracle).  XLA's rule also reads the heap size over every buffer
@@ -41,16 +40,6 @@ static bool take_gap(struct bf_pick *pk, enum ab_index_rule rule, uint64_t c,
 	return pk->room == size;
 }
 
-/* Is H_T at or above a at y (*at moved to y's piece)? */
-static bool blocked_at(const struct pool *pl, const struct fun *f,
-		       struct at *at, uint64_t y, int32_t a)
-{
-	if (!f->n)
-		return false;
-	pw_seek(pl, f, at, y);
-	return pw_chunk_of(pl, f, at->r)->val[at->k] >= a;
-}
-
 /* XLA's choice from its pick and the heap size: the top chunk [top,
  * heap) when it holds the buffer and is smaller than the best gap, else
  * the best gap, else the top. */
@@ -62,6 +51,123 @@ static uint64_t xla_choice(const struct bf_pick *pk, uint64_t size,
 	return pk->best != UINT64_MAX ? pk->best : pk->top;
 }
 
+/*
+ * H_T's blocked runs at threshold a (the maximal address ranges where
+ * H_T >= a), in address order, read chunk by chunk: a chunk wholly below a
+ * ends the open run at its start, one wholly at or above a continues it,
+ * and a chunk that straddles a is read once as a mask of its blocked
+ * pieces, whose changes (mask ^ (mask << 1 | open)) are where runs open
+ * and close.  So a query reads each straddling chunk's values once and its
+ * starts only at the changes, with no seek by address.
+ */
+struct runs {
+	const struct pool *pl;
+	const struct fun *f;
+	const struct chunk *c; /* chunk r - 1, while changes are pending */
+	uint64_t blocked;      /* its blocked pieces, bit k = piece k */
+	uint64_t changes;      /* its changes not taken yet */
+	uint64_t open_at;      /* start of the open run */
+	uint32_t r;            /* next chunk to read */
+	int32_t a;
+	bool open;
+};
+
+static inline uint64_t blocked_mask(const struct chunk *c, int32_t a)
+{
+	uint64_t m = 0;
+
+	for (uint32_t k = 0; k < c->n; k++)
+		m |= (uint64_t)(c->val[k] >= a) << k;
+	return m;
+}
+
+/* The next blocked run [*s, *e); false when there is none (the last piece
+ * of a function is uncovered, so every run closes). */
+static inline bool next_run(struct runs *h, uint64_t *s, uint64_t *e)
+{
+	const struct fun *f = h->f;
+
+	for (;;) {
+		while (h->changes) {
+			unsigned k = (unsigned)__builtin_ctzll(h->changes);
+
+			h->changes &= h->changes - 1;
+			if (h->blocked >> k & 1) {
+				h->open = true;
+				h->open_at = h->c->start[k];
+			} else {
+				h->open = false;
+				*s = h->open_at;
+				*e = h->c->start[k];
+				return true;
+			}
+		}
+		if (h->r >= f->n)
+			return false;
+		if (f->vmax[h->r] < h->a) { /* wholly free */
+			if (h->open) {
+				h->open = false;
+				*s = h->open_at;
+				*e = f->start[h->r++];
+				return true;
+			}
+		} else if (f->vmin[h->r] >= h->a) { /* wholly blocked */
+			if (!h->open) {
+				h->open = true;
+				h->open_at = f->start[h->r];
+			}
+		} else {
+			const struct chunk *c = pw_chunk_of(h->pl, f, h->r);
+			uint64_t valid = c->n == 64 ? ~0ull : (1ull << c->n) - 1;
+
+			h->c = c;
+			h->blocked = blocked_mask(c, h->a);
+			h->changes = (h->blocked ^ (h->blocked << 1 | h->open)) &
+				     valid;
+		}
+		h->r++;
+	}
+}
+
+/*
+ * The gap list's entries live at some step of [a, b], in offset order.
+ * Read a block at a time: each block is first compacted without a branch
+ * (an entry is written, and kept when live), since live and dead entries
+ * alternate at random and a branch on each would be mispredicted half the
+ * time.
+ */
+#define LIVE_BLOCK 128
+
+struct live {
+	const struct entry *e;
+	uint32_t n, j;  /* entries, next to compact */
+	uint32_t k, m;  /* next of the block, block length */
+	int32_t a, b;
+	uint64_t lo[LIVE_BLOCK], hi[LIVE_BLOCK];
+};
+
+/* The next live entry's [*lo, *hi); false when there is none. */
+static inline bool next_live(struct live *lv, uint64_t *lo, uint64_t *hi)
+{
+	while (lv->k == lv->m) {
+		uint32_t stop = lv->n - lv->j < LIVE_BLOCK ? lv->n : lv->j + LIVE_BLOCK;
+
+		if (lv->j == lv->n)
+			return false;
+		lv->k = lv->m = 0;
+		for (; lv->j < stop; lv->j++) {
+			const struct entry *en = &lv->e[lv->j];
+
+			lv->lo[lv->m] = en->lo;
+			lv->hi[lv->m] = en->hi;
+			lv->m += (en->first <= lv->b) & (en->last >= lv->a);
+		}
+	}
+	*lo = lv->lo[lv->k];
+	*hi = lv->hi[lv->k++];
+	return true;
+}
+
 uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		     uint64_t align, enum ab_index_rule rule, uint64_t heap,
 		     struct bf_pick *out)
@@ -70,9 +176,11 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
 	struct bf_pick pk = { UINT64_MAX, UINT64_MAX, 0 };
-	struct at at = { 0, 0 };
-	uint64_t end = 0; /* doubled end of the run below */
-	uint32_t j = 0;
+	struct runs h = { &ix->pool, f, NULL, 0, 0, 0, 0, a, false };
+	struct live lv;
+	uint64_t end = 0; /* doubled end of U so far */
+	uint64_t hs = UINT64_MAX, he = 0; /* H_T's next blocked run */
+	uint64_t ls = UINT64_MAX, le = 0; /* the next live list entry */
 
 	/* the walk reads every chunk that straddles a, up to U's top, one
 	 * after the other: ask for them all at once, so that their lines
@@ -80,53 +188,42 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 	for (uint32_t r = 0; r < f->n; r++)
 		if (f->vmin[r] < a && f->vmax[r] >= a)
 			pw_prefetch_chunk(pw_chunk_of(&ix->pool, f, r));
+	lv.e = l->e;
+	lv.n = l->n;
+	lv.j = lv.k = lv.m = 0;
+	lv.a = a;
+	lv.b = b;
+	ix->st.list_scanned += l->n;
+	if (!next_run(&h, &hs, &he))
+		hs = UINT64_MAX;
+	if (!next_live(&lv, &ls, &le))
+		ls = UINT64_MAX;
+	/* U's pieces, H_T's runs and the live list entries, merged by start:
+	 * a piece starting past U's end so far leaves the gap [end, start) */
 	for (;;) {
-		uint64_t s = UINT64_MAX, e;
-		bool grew;
+		uint64_t s, e;
 
-		/* entries below `end` were taken in by the runs before */
-		while (j < l->n && (l->e[j].first > b || l->e[j].last < a)) {
-			ix->st.list_scanned++;
-			j++;
-		}
-		if (j < l->n)
-			s = l->e[j].lo;
-		if (f->n) {
-			uint64_t y;
-
-			pw_seek(&ix->pool, f, &at, end);
-			y = pw_next_blocked(&ix->pool, f, &at, end, s, a);
-			if (y < s)
-				s = y;
-		}
-		if (s == UINT64_MAX)
+		if (ls < hs) {
+			s = ls;
+			e = le;
+			if (!next_live(&lv, &ls, &le))
+				ls = UINT64_MAX;
+		} else if (hs != UINT64_MAX) {
+			ix->st.walk_steps++;
+			s = hs;
+			e = he;
+			if (!next_run(&h, &hs, &he))
+				hs = UINT64_MAX;
+		} else {
 			break;
-		ix->st.walk_steps++;
+		}
 		if (s > end && take_gap(&pk, rule, end >> 1, s >> 1, size, align)) {
 			if (out)
 				*out = pk; /* an exact fit: nothing else can win */
 			return pk.best;
 		}
-		/* the run from s: H_T's blocked stretch and the list entries
-		 * starting in it, in turn, until neither reaches further */
-		e = s;
-		do {
-			grew = false;
-			if (blocked_at(&ix->pool, f, &at, e, a)) {
-				e = pw_next_free(&ix->pool, f, &at, a);
-				grew = true;
-			}
-			for (; j < l->n && l->e[j].lo <= e; j++) {
-				const struct entry *en = &l->e[j];
-
-				ix->st.list_scanned++;
-				if (en->first <= b && en->last >= a && en->hi > e) {
-					e = en->hi;
-					grew = true;
-				}
-			}
-		} while (grew && blocked_at(&ix->pool, f, &at, e, a));
-		end = e;
+		if (e > end)
+			end = e;
 	}
 	pk.top = ab_align_up(end >> 1, align);
 	if (out)
@@ -346,5 +443,9 @@ int ab_best_fit_route(const struct ab_problem *p,
 		      size_t m, enum ab_index_rule rule, uint64_t *offsets,
 		      uint64_t *top)
 {
-	return place_rule(p, o, order, m, rule, NULL, true, offsets, top, NULL);
+	if (o->route == AB_ROUTE_LISTING)
+		return 1;
+	/* forced: the default spacing and batch, whatever the size */
+	return place_rule(p, o, order, m, rule, NULL,
+			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
 }

@@ -149,7 +149,9 @@ int ab_best_fit_place(const struct ab_problem *p,
 /* The route of the best-fit planners: as ab_best_fit_place with the
  * spacing ab_first_fit_spacing chooses; returns 1, placing nothing, when it
  * chooses listing (or the order holds a zero-size buffer under
- * AB_INDEX_BEST_FIT). */
+ * AB_INDEX_BEST_FIT).  o->route forces either: AB_ROUTE_LISTING returns 1,
+ * AB_ROUTE_INDEX takes the index at its default spacing whatever the
+ * problem's size (ab_place_in_order honours it for first fit too). */
 int ab_best_fit_route(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
 		      size_t m, enum ab_index_rule rule, uint64_t *offsets,

@@ -339,9 +339,13 @@ int ab_place_in_order(const struct ab_problem *p,
 {
 	int rc;
 
-	/* first fit without listing, when the lifetimes say it pays */
-	if (rule == ab_fit_first &&
-	    (rc = ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
+	/* first fit without listing, when the lifetimes say it pays (or
+	 * when o->route forces it) */
+	if (rule == ab_fit_first && o->route != AB_ROUTE_LISTING &&
+	    (rc = o->route == AB_ROUTE_INDEX
+			  ? ab_first_fit_place(p, o, order, m, NULL, offsets,
+					       top, NULL)
+			  : ab_first_fit_route(p, o, order, m, offsets, top)) <= 0)
 		return rc;
 	/* best fit by the same index, when it pays and no buffer is empty */
 	if (rule == ab_fit_best &&

@@ -179,3 +179,79 @@ void tu_write_file(const char *dir, const char *name, const char *text)
 	fputs(text, f);
 	cr_assert_eq(fclose(f), 0, "cannot write %s", path);
 }
+
+static bool is_input_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 6 && !strcmp(name + n - 6, ".graph")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".csv")) ||
+	       (n > 7 && !strcmp(name + n - 7, ".tflite"));
+}
+
+size_t tu_each_input(const char *dir, bool deep,
+		     void (*fn)(const char *path, const struct ab_problem *p,
+				void *ctx),
+		     void *ctx)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t done = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX + 256];
+		struct ab_load_options lo;
+		struct ab_input in;
+		struct ab_error err;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (deep && tu_dir_exists(path)) {
+			done += tu_each_input(path, true, fn, ctx);
+			continue;
+		}
+		if (!is_input_name(e->d_name))
+			continue;
+		memset(&lo, 0, sizeof(lo));
+		memset(&in, 0, sizeof(in));
+		if (ab_input_load(path, &lo, &in, &err)) {
+			cr_log_info("%s: not loaded (%s)", path, err.msg);
+			continue;
+		}
+		fn(path, &in.problem, ctx);
+		ab_input_free(&in);
+		done++;
+	}
+	closedir(d);
+	return done;
+}
+
+void tu_each_corpus_input(void (*fn)(const char *path,
+				     const struct ab_problem *p, void *ctx),
+			  void *ctx)
+{
+	size_t n = tu_each_input("graphs/starter", false, fn, ctx) +
+		   tu_each_input("graphs/sweep", false, fn, ctx) +
+		   tu_each_input("graphs/synthetic", false, fn, ctx) +
+		   tu_each_input("graphs/zoo", false, fn, ctx);
+
+	cr_assert_gt(n, 50, "only %zu corpus inputs checked", n);
+}
+
+bool tu_each_shared_input(void (*fn)(const char *path,
+				     const struct ab_problem *p, void *ctx),
+			  void *ctx)
+{
+	size_t n;
+
+	if (!tu_dir_exists(AB_SHARED_DIR))
+		return false;
+	n = tu_each_input(AB_SHARED_DIR "/problems/minimalloc", false, fn, ctx);
+	cr_assert_gt(n, 5, "only %zu minimalloc problems checked", n);
+	n = tu_each_input(AB_SHARED_DIR "/models", true, fn, ctx);
+	cr_assert_gt(n, 10, "only %zu shared models checked", n);
+	return true;
+}

@@ -35,6 +35,25 @@ bool tu_dir_exists(const char *path);
  * and its removal with the files in it (not recursive). */
 void tu_tmpdir_make(char *dir, size_t len, const char *prefix);
 void tu_tmpdir_remove(const char *dir);
+/* Loads every .graph, .csv and .tflite input of dir (and of its
+ * subdirectories when deep) and calls fn on it; inputs that do not load
+ * (a shared model with an unsupported operator: the importer's tests own
+ * that) are logged and skipped.  Returns how many fn was called on. */
+size_t tu_each_input(const char *dir, bool deep,
+		     void (*fn)(const char *path, const struct ab_problem *p,
+				void *ctx),
+		     void *ctx);
+/* tu_each_input over the default corpus (graphs/starter, sweep,
+ * synthetic, zoo); asserts that it found more than 50 inputs. */
+void tu_each_corpus_input(void (*fn)(const char *path,
+				     const struct ab_problem *p, void *ctx),
+			  void *ctx);
+/* The same over minimalloc's suite and the real models in ../shared
+ * (asserting more than 5 and 10); false, nothing called, when ../shared is
+ * absent (the caller skips the test with a message). */
+bool tu_each_shared_input(void (*fn)(const char *path,
+				     const struct ab_problem *p, void *ctx),
+			  void *ctx);
 /* Writes text to dir/name; aborts the test if it cannot. */
 void tu_write_file(const char *dir, const char *name, const char *text);
 
