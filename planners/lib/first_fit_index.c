@@ -57,15 +57,15 @@ void ff_ranks_free(struct ranks *r)
 int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 			  size_t m, struct ranks *r)
 {
-	struct ab_key_index *ki = malloc((2 * m + 1) * sizeof(*ki));
+	struct ab_key_index *ki = ab_alloc_large((2 * m + 1) * sizeof(*ki));
 	uint64_t live = 0;
 	size_t distinct = 0;
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	r->n = p->n;
-	r->first = malloc((p->n + 1) * sizeof(*r->first));
-	r->last = malloc((p->n + 1) * sizeof(*r->last));
+	r->first = ab_alloc_large((p->n + 1) * sizeof(*r->first));
+	r->last = ab_alloc_large((p->n + 1) * sizeof(*r->last));
 	if (!ki || !r->first || !r->last)
 		goto out;
 	for (size_t j = 0; j < m; j++) {
@@ -368,11 +368,18 @@ uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
 		ix->st.walk_steps++;
 		cand = ab_align_up(pw_next_free(&ix->pool, f, &at, a) >> 1, align);
 		/* entries starting more than `longest` below the window cannot
-		 * reach it: skip them by bisection */
+		 * reach it: skip them, galloping from j (the walk mostly moves a
+		 * little), then by bisection */
 		if (j < l->n && 2 * cand + 1 > l->longest &&
 		    l->e[j].lo + l->longest <= 2 * cand + 1) {
-			uint32_t lo = j, hi = l->n;
+			uint32_t lo = j + 1, hi, step = 1;
 
+			while (lo + step < l->n &&
+			       l->e[lo + step - 1].lo + l->longest <= 2 * cand + 1) {
+				lo += step;
+				step *= 2;
+			}
+			hi = lo + step < l->n ? lo + step : l->n;
 			while (lo < hi) {
 				uint32_t mid = lo + (hi - lo) / 2;
 
@@ -449,9 +456,9 @@ int ff_run_init(struct run *rn, const struct ranks *r,
 	ix->fun = calloc(ix->checkpoints, sizeof(*ix->fun));
 	ix->list = calloc(ix->checkpoints, sizeof(*ix->list));
 	ix->last_query = calloc(ix->checkpoints, sizeof(*ix->last_query));
-	rn->sched = malloc((m ? m : 1) * sizeof(*rn->sched));
-	rn->sf = malloc((m ? m : 1) * sizeof(*rn->sf));
-	rn->sl = malloc((m ? m : 1) * sizeof(*rn->sl));
+	rn->sched = ab_alloc_large((m ? m : 1) * sizeof(*rn->sched));
+	rn->sf = ab_alloc_large((m ? m : 1) * sizeof(*rn->sf));
+	rn->sl = ab_alloc_large((m ? m : 1) * sizeof(*rn->sl));
 	if (!ix->fun || !ix->list || !ix->last_query || !rn->sched || !rn->sf ||
 	    !rn->sl)
 		return -ENOMEM;

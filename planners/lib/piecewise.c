@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arenabench.h"
 #include "lib/piecewise.h"
 
 static int new_chunk(struct pool *pl, uint32_t *id)
@@ -21,7 +22,7 @@ static int new_chunk(struct pool *pl, uint32_t *id)
 			pl->slab = q;
 			pl->cap_slabs = cap;
 		}
-		pl->slab[pl->slabs] = malloc(SLAB * sizeof(struct chunk));
+		pl->slab[pl->slabs] = ab_alloc_large(SLAB * sizeof(struct chunk));
 		if (!pl->slab[pl->slabs])
 			return -ENOMEM;
 		pl->slabs++;
