@@ -11,13 +11,14 @@
 /* ---------------------------------------------------------- gap lists */
 
 
-static int list_insert(struct list *l, const struct entry *e)
+static int list_insert(struct pool *pl, struct list *l, const struct entry *e)
 {
 	uint32_t lo = 0, hi = l->n;
 
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 8;
-		void *q = realloc(l->e, cap * sizeof(*l->e));
+		void *q = pw_block_resize(pl, l->e, l->cap * sizeof(*l->e),
+					  cap * sizeof(*l->e));
 
 		if (!q)
 			return -ENOMEM;
@@ -315,13 +316,7 @@ out:
 
 static void index_free(struct index *ix)
 {
-	if (ix->fun)
-		for (size_t c = 0; c < ix->checkpoints; c++)
-			pw_fun_free(&ix->fun[c]);
-	if (ix->list)
-		for (size_t c = 0; c < ix->checkpoints; c++)
-			free(ix->list[c].e);
-	pw_pool_free(&ix->pool);
+	pw_pool_free(&ix->pool); /* the functions' arrays and the lists too */
 	free(ix->fun);
 	free(ix->list);
 	free(ix->last_query);
@@ -423,7 +418,7 @@ int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 		size_t c = (size_t)first >> ix->shift;
 		struct entry e = { lo, hi, (int32_t)first, (int32_t)last };
 
-		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->list[c], &e)))
+		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->pool, &ix->list[c], &e)))
 			return rc;
 	}
 	return 0;
