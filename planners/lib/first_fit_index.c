@@ -136,12 +136,14 @@ out:
 uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 			       size_t m)
 {
-	int32_t *f = malloc((m + 1) * sizeof(*f));
-	int32_t *l = malloc((m + 1) * sizeof(*l));
-	uint64_t *count = NULL, best_cost = UINT64_MAX;
+	int32_t *f = ab_alloc_large((m + 1) * sizeof(*f));
+	int32_t *l = ab_alloc_large((m + 1) * sizeof(*l));
+	/* one count array for every spacing: the first (w = 4) needs most */
+	uint64_t *count = ab_alloc_large((r->steps / 4 + 2) * sizeof(*count));
+	uint64_t best_cost = UINT64_MAX;
 	uint32_t best = 0;
 
-	if (m < MIN_BUFFERS || !f || !l)
+	if (m < MIN_BUFFERS || !f || !l || !count)
 		goto out;
 	/* once, so that the passes below read them in sequence */
 	for (size_t j = 0; j < m; j++) {
@@ -163,12 +165,7 @@ uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 		}
 		if (paints > MAX_PAINTS_PER_BUFFER * (uint64_t)m)
 			continue;
-		free(count);
-		count = calloc(cks + 1, sizeof(*count));
-		if (!count) {
-			best = 0;
-			goto out;
-		}
+		memset(count, 0, (cks + 1) * sizeof(*count));
 		for (size_t j = 0; j < m; j++)
 			if (f[j] & (w - 1))
 				count[f[j] >> shift]++;

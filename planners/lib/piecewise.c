@@ -6,6 +6,23 @@
 #include "core/arenabench.h"
 #include "lib/piecewise.h"
 
+/* Room for one more element in the pool's array *a of n elements (*cap
+ * allocated, doubling from `first`). */
+static int make_room(void **a, size_t n, size_t *cap, size_t elem,
+		     size_t first)
+{
+	if (n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : first;
+		void *q = realloc(*a, ncap * elem);
+
+		if (!q)
+			return -ENOMEM;
+		*a = q;
+		*cap = ncap;
+	}
+	return 0;
+}
+
 static int new_chunk(struct pool *pl, uint32_t *id)
 {
 	if (pl->spare_n) {
@@ -13,15 +30,9 @@ static int new_chunk(struct pool *pl, uint32_t *id)
 		return 0;
 	}
 	if (pl->used == pl->slabs * SLAB) {
-		if (pl->slabs == pl->cap_slabs) {
-			size_t cap = pl->cap_slabs ? pl->cap_slabs * 2 : 16;
-			void *q = realloc(pl->slab, cap * sizeof(*pl->slab));
-
-			if (!q)
-				return -ENOMEM;
-			pl->slab = q;
-			pl->cap_slabs = cap;
-		}
+		if (make_room((void **)&pl->slab, pl->slabs, &pl->cap_slabs,
+			      sizeof(*pl->slab), 16))
+			return -ENOMEM;
 		pl->slab[pl->slabs] = ab_alloc_large(SLAB * sizeof(struct chunk));
 		if (!pl->slab[pl->slabs])
 			return -ENOMEM;
@@ -33,15 +44,9 @@ static int new_chunk(struct pool *pl, uint32_t *id)
 
 static int drop_chunk(struct pool *pl, uint32_t id)
 {
-	if (pl->spare_n == pl->spare_cap) {
-		size_t cap = pl->spare_cap ? pl->spare_cap * 2 : 64;
-		void *q = realloc(pl->spare, cap * sizeof(*pl->spare));
-
-		if (!q)
-			return -ENOMEM;
-		pl->spare = q;
-		pl->spare_cap = cap;
-	}
+	if (make_room((void **)&pl->spare, pl->spare_n, &pl->spare_cap,
+		      sizeof(*pl->spare), 64))
+		return -ENOMEM;
 	pl->spare[pl->spare_n++] = id;
 	return 0;
 }
@@ -73,15 +78,9 @@ static unsigned block_class(size_t bytes)
 /* Keeps q (a region or an oversized block) until the pool is freed. */
 static int keep_region(struct pool *pl, void *q)
 {
-	if (pl->regions == pl->cap_regions) {
-		size_t cap = pl->cap_regions ? pl->cap_regions * 2 : 16;
-		void *g = realloc(pl->region, cap * sizeof(*pl->region));
-
-		if (!g)
-			return -ENOMEM;
-		pl->region = g;
-		pl->cap_regions = cap;
-	}
+	if (make_room((void **)&pl->region, pl->regions, &pl->cap_regions,
+		      sizeof(*pl->region), 16))
+		return -ENOMEM;
 	pl->region[pl->regions++] = q;
 	return 0;
 }
