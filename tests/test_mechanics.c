@@ -24,6 +24,7 @@
 
 #include "core/arenabench.h"
 #include "lib/first_fit_index.h"
+#include "lib/piecewise.h"
 #include "oracle.h"
 #include "lib/placement.h"
 
@@ -867,4 +868,35 @@ Test(mechanics, best_fit_index_large_k)
 		}
 		ab_problem_free(&p);
 	}
+}
+
+/* The index's small blocks (piecewise.c, pw_block_resize), by hand: sizes
+ * round up to 64 B times a power of two and are carved from one region in
+ * turn, so a (100 B -> class 128) sits at the region's start and b (200 B
+ * -> 256) at a + 128.  Growing a into b copies a's bytes and gives a back
+ * to the 128 B class, so the next request of 65..128 B (70) is a itself;
+ * a 64 B request then carves after b: a + 128 + 256 = a + 384.  A block
+ * over the largest class (1 MiB) is a region of its own and keeps the
+ * bytes it grew from. */
+Test(mechanics, pool_blocks_by_hand)
+{
+	struct pool pl = { 0 };
+	uint8_t *a = pw_block_resize(&pl, NULL, 0, 100), *b, *c, *d, *e;
+
+	cr_assert(a);
+	for (int i = 0; i < 100; i++)
+		a[i] = (uint8_t)i;
+	b = pw_block_resize(&pl, a, 100, 200);
+	cr_assert_eq(b, a + 128);
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(b[i], i);
+	c = pw_block_resize(&pl, NULL, 0, 70);
+	cr_assert_eq(c, a, "a freed 128 B block is handed out again");
+	d = pw_block_resize(&pl, NULL, 0, 64);
+	cr_assert_eq(d, a + 384);
+	e = pw_block_resize(&pl, b, 200, (size_t)3 << 20);
+	cr_assert(e);
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(e[i], i);
+	pw_pool_free(&pl);
 }

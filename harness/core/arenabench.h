@@ -508,6 +508,15 @@ struct ab_key_index {
  * every key skipped.  Below 64 items, insertion sort. */
 int ab_sort_key_index(struct ab_key_index *a, size_t n);
 
+/* ----------------------------------------------------------------- memory */
+
+/* malloc for large arrays read in random order (harness/core/memory.c):
+ * from 1 MiB on, the block is aligned to and rounded up to 2 MiB and the
+ * kernel is asked to back it with transparent huge pages, so touching it
+ * costs a page fault a 2 MiB instead of every 4 KiB, and random reads
+ * miss the TLB less.  Freed with free(). */
+void *ab_alloc_large(size_t bytes);
+
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
 static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,
 					  const struct ab_plan_options *o)

@@ -35,7 +35,7 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n)
 		all_or |= a[i].key;
 		all_and &= a[i].key;
 	}
-	tmp = malloc(n * sizeof(*tmp));
+	tmp = ab_alloc_large(n * sizeof(*tmp));
 	/* 8-bit digits keep the counting array small for small inputs. */
 	bits = n < 65536 ? 8 : 16;
 	radix = (size_t)1 << bits;

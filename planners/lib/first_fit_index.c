@@ -11,13 +11,14 @@
 /* ---------------------------------------------------------- gap lists */
 
 
-static int list_insert(struct list *l, const struct entry *e)
+static int list_insert(struct pool *pl, struct list *l, const struct entry *e)
 {
 	uint32_t lo = 0, hi = l->n;
 
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 8;
-		void *q = realloc(l->e, cap * sizeof(*l->e));
+		void *q = pw_block_resize(pl, l->e, l->cap * sizeof(*l->e),
+					  cap * sizeof(*l->e));
 
 		if (!q)
 			return -ENOMEM;
@@ -57,15 +58,15 @@ void ff_ranks_free(struct ranks *r)
 int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 			  size_t m, struct ranks *r)
 {
-	struct ab_key_index *ki = malloc((2 * m + 1) * sizeof(*ki));
+	struct ab_key_index *ki = ab_alloc_large((2 * m + 1) * sizeof(*ki));
 	uint64_t live = 0;
 	size_t distinct = 0;
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	r->n = p->n;
-	r->first = malloc((p->n + 1) * sizeof(*r->first));
-	r->last = malloc((p->n + 1) * sizeof(*r->last));
+	r->first = ab_alloc_large((p->n + 1) * sizeof(*r->first));
+	r->last = ab_alloc_large((p->n + 1) * sizeof(*r->last));
 	if (!ki || !r->first || !r->last)
 		goto out;
 	for (size_t j = 0; j < m; j++) {
@@ -135,12 +136,14 @@ out:
 uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 			       size_t m)
 {
-	int32_t *f = malloc((m + 1) * sizeof(*f));
-	int32_t *l = malloc((m + 1) * sizeof(*l));
-	uint64_t *count = NULL, best_cost = UINT64_MAX;
+	int32_t *f = ab_alloc_large((m + 1) * sizeof(*f));
+	int32_t *l = ab_alloc_large((m + 1) * sizeof(*l));
+	/* one count array for every spacing: the first (w = 4) needs most */
+	uint64_t *count = ab_alloc_large((r->steps / 4 + 2) * sizeof(*count));
+	uint64_t best_cost = UINT64_MAX;
 	uint32_t best = 0;
 
-	if (m < MIN_BUFFERS || !f || !l)
+	if (m < MIN_BUFFERS || !f || !l || !count)
 		goto out;
 	/* once, so that the passes below read them in sequence */
 	for (size_t j = 0; j < m; j++) {
@@ -162,12 +165,7 @@ uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 		}
 		if (paints > MAX_PAINTS_PER_BUFFER * (uint64_t)m)
 			continue;
-		free(count);
-		count = calloc(cks + 1, sizeof(*count));
-		if (!count) {
-			best = 0;
-			goto out;
-		}
+		memset(count, 0, (cks + 1) * sizeof(*count));
 		for (size_t j = 0; j < m; j++)
 			if (f[j] & (w - 1))
 				count[f[j] >> shift]++;
@@ -315,13 +313,7 @@ out:
 
 static void index_free(struct index *ix)
 {
-	if (ix->fun)
-		for (size_t c = 0; c < ix->checkpoints; c++)
-			pw_fun_free(&ix->fun[c]);
-	if (ix->list)
-		for (size_t c = 0; c < ix->checkpoints; c++)
-			free(ix->list[c].e);
-	pw_pool_free(&ix->pool);
+	pw_pool_free(&ix->pool); /* the functions' arrays and the lists too */
 	free(ix->fun);
 	free(ix->list);
 	free(ix->last_query);
@@ -368,11 +360,18 @@ uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
 		ix->st.walk_steps++;
 		cand = ab_align_up(pw_next_free(&ix->pool, f, &at, a) >> 1, align);
 		/* entries starting more than `longest` below the window cannot
-		 * reach it: skip them by bisection */
+		 * reach it: skip them, galloping from j (the walk mostly moves a
+		 * little), then by bisection */
 		if (j < l->n && 2 * cand + 1 > l->longest &&
 		    l->e[j].lo + l->longest <= 2 * cand + 1) {
-			uint32_t lo = j, hi = l->n;
+			uint32_t lo = j + 1, hi, step = 1;
 
+			while (lo + step < l->n &&
+			       l->e[lo + step - 1].lo + l->longest <= 2 * cand + 1) {
+				lo += step;
+				step *= 2;
+			}
+			hi = lo + step < l->n ? lo + step : l->n;
 			while (lo < hi) {
 				uint32_t mid = lo + (hi - lo) / 2;
 
@@ -416,7 +415,7 @@ int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 		size_t c = (size_t)first >> ix->shift;
 		struct entry e = { lo, hi, (int32_t)first, (int32_t)last };
 
-		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->list[c], &e)))
+		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->pool, &ix->list[c], &e)))
 			return rc;
 	}
 	return 0;
@@ -449,9 +448,9 @@ int ff_run_init(struct run *rn, const struct ranks *r,
 	ix->fun = calloc(ix->checkpoints, sizeof(*ix->fun));
 	ix->list = calloc(ix->checkpoints, sizeof(*ix->list));
 	ix->last_query = calloc(ix->checkpoints, sizeof(*ix->last_query));
-	rn->sched = malloc((m ? m : 1) * sizeof(*rn->sched));
-	rn->sf = malloc((m ? m : 1) * sizeof(*rn->sf));
-	rn->sl = malloc((m ? m : 1) * sizeof(*rn->sl));
+	rn->sched = ab_alloc_large((m ? m : 1) * sizeof(*rn->sched));
+	rn->sf = ab_alloc_large((m ? m : 1) * sizeof(*rn->sf));
+	rn->sl = ab_alloc_large((m ? m : 1) * sizeof(*rn->sl));
 	if (!ix->fun || !ix->list || !ix->last_query || !rn->sched || !rn->sf ||
 	    !rn->sl)
 		return -ENOMEM;

@@ -70,6 +70,9 @@ static bool wait_until(const atomic_uint *v, unsigned k,
 	return true;
 }
 
+/* How far ahead in the schedule the loop asks for a buffer's record. */
+#define PREFETCH_AHEAD 8
+
 /* The placement loop of one index: the whole order (no crossing buffers,
  * no meeting), or one side of two threads. */
 static void *side_main(void *arg)
@@ -93,7 +96,14 @@ static void *side_main(void *arg)
 	}
 	for (size_t j = 0; j < rn->m && !rc; j++) {
 		uint32_t i = rn->sched[j];
-		uint64_t size = sd->p->buf[i].size, x;
+		uint64_t size, x;
+
+		/* the schedule jumps about the problem's buffers: ask ahead */
+		if (j + PREFETCH_AHEAD < rn->m) {
+			__builtin_prefetch(&sd->p->buf[rn->sched[j + PREFETCH_AHEAD]]);
+			__builtin_prefetch(&sd->offsets[rn->sched[j + PREFETCH_AHEAD]], 1);
+		}
+		size = sd->p->buf[i].size;
 		uint64_t align = ab_effective_align(sd->p, i, sd->o);
 
 		if (!sd->crossing || !sd->crossing[i]) {

@@ -3,7 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arenabench.h"
 #include "lib/piecewise.h"
+
+/* Room for one more element in the pool's array *a of n elements (*cap
+ * allocated, doubling from `first`). */
+static int make_room(void **a, size_t n, size_t *cap, size_t elem,
+		     size_t first)
+{
+	if (n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : first;
+		void *q = realloc(*a, ncap * elem);
+
+		if (!q)
+			return -ENOMEM;
+		*a = q;
+		*cap = ncap;
+	}
+	return 0;
+}
 
 static int new_chunk(struct pool *pl, uint32_t *id)
 {
@@ -12,16 +30,10 @@ static int new_chunk(struct pool *pl, uint32_t *id)
 		return 0;
 	}
 	if (pl->used == pl->slabs * SLAB) {
-		if (pl->slabs == pl->cap_slabs) {
-			size_t cap = pl->cap_slabs ? pl->cap_slabs * 2 : 16;
-			void *q = realloc(pl->slab, cap * sizeof(*pl->slab));
-
-			if (!q)
-				return -ENOMEM;
-			pl->slab = q;
-			pl->cap_slabs = cap;
-		}
-		pl->slab[pl->slabs] = malloc(SLAB * sizeof(struct chunk));
+		if (make_room((void **)&pl->slab, pl->slabs, &pl->cap_slabs,
+			      sizeof(*pl->slab), 16))
+			return -ENOMEM;
+		pl->slab[pl->slabs] = ab_alloc_large(SLAB * sizeof(struct chunk));
 		if (!pl->slab[pl->slabs])
 			return -ENOMEM;
 		pl->slabs++;
@@ -32,15 +44,9 @@ static int new_chunk(struct pool *pl, uint32_t *id)
 
 static int drop_chunk(struct pool *pl, uint32_t id)
 {
-	if (pl->spare_n == pl->spare_cap) {
-		size_t cap = pl->spare_cap ? pl->spare_cap * 2 : 64;
-		void *q = realloc(pl->spare, cap * sizeof(*pl->spare));
-
-		if (!q)
-			return -ENOMEM;
-		pl->spare = q;
-		pl->spare_cap = cap;
-	}
+	if (make_room((void **)&pl->spare, pl->spare_n, &pl->spare_cap,
+		      sizeof(*pl->spare), 64))
+		return -ENOMEM;
 	pl->spare[pl->spare_n++] = id;
 	return 0;
 }
@@ -59,10 +65,88 @@ static void summarize(const struct pool *pl, struct fun *f, uint32_t r)
 	f->vmax[r] = hi;
 }
 
-/* Grows one of a function's parallel arrays to cap elements. */
-static int grow(void **a, size_t elem, uint32_t cap)
+/* The size class of a block of `bytes` (BLOCK_CLASSES: too large). */
+static unsigned block_class(size_t bytes)
 {
-	void *q = realloc(*a, cap * elem);
+	unsigned c = 0;
+
+	while (c < BLOCK_CLASSES && ((size_t)64 << c) < bytes)
+		c++;
+	return c;
+}
+
+/* Keeps q (a region or an oversized block) until the pool is freed. */
+static int keep_region(struct pool *pl, void *q)
+{
+	if (make_room((void **)&pl->region, pl->regions, &pl->cap_regions,
+		      sizeof(*pl->region), 16))
+		return -ENOMEM;
+	pl->region[pl->regions++] = q;
+	return 0;
+}
+
+static void *block_new(struct pool *pl, size_t bytes)
+{
+	unsigned c = block_class(bytes);
+	size_t sz = (size_t)64 << c;
+	void *q;
+
+	if (c == BLOCK_CLASSES) {
+		q = ab_alloc_large(bytes);
+		if (q && keep_region(pl, q)) {
+			free(q);
+			q = NULL;
+		}
+		return q;
+	}
+	if ((q = pl->spare_block[c])) {
+		memcpy(&pl->spare_block[c], q, sizeof(void *));
+		return q;
+	}
+	if (pl->carve_left < sz) { /* the old tail is left unused */
+		/* 64 KiB first, doubling up to REGION: small problems stay small */
+		size_t len = pl->regions < 6 ? (size_t)64 << 10 << pl->regions : REGION;
+
+		len = len < sz ? sz : len;
+		q = ab_alloc_large(len);
+		if (!q)
+			return NULL;
+		if (keep_region(pl, q)) {
+			free(q);
+			return NULL;
+		}
+		pl->carve = q;
+		pl->carve_left = len;
+	}
+	q = pl->carve;
+	pl->carve += sz;
+	pl->carve_left -= sz;
+	return q;
+}
+
+void *pw_block_resize(struct pool *pl, void *old, size_t old_bytes,
+		      size_t bytes)
+{
+	void *q = block_new(pl, bytes);
+	unsigned c = block_class(old_bytes);
+
+	if (!q)
+		return NULL;
+	if (old) {
+		memcpy(q, old, old_bytes < bytes ? old_bytes : bytes);
+		if (c < BLOCK_CLASSES) { /* else it stays a region */
+			memcpy(old, &pl->spare_block[c], sizeof(void *));
+			pl->spare_block[c] = old;
+		}
+	}
+	return q;
+}
+
+/* Grows one of a function's parallel arrays from cap to ncap elements. */
+static int grow(struct pool *pl, void **a, size_t elem, uint32_t cap,
+		uint32_t ncap)
+{
+	void *q = pw_block_resize(pl, *a, cap * elem, ncap * elem);
 
 	if (!q)
 		return -ENOMEM;
@@ -71,15 +155,15 @@ static int grow(void **a, size_t elem, uint32_t cap)
 }
 
 /* Makes room for a chunk at index r (the caller fills it in). */
-static int ref_open(struct fun *f, uint32_t r)
+static int ref_open(struct pool *pl, struct fun *f, uint32_t r)
 {
 	if (f->n == f->cap) {
 		uint32_t cap = f->cap ? f->cap * 2 : 8;
 
-		if (grow((void **)&f->start, sizeof(*f->start), cap) ||
-		    grow((void **)&f->vmin, sizeof(*f->vmin), cap) ||
-		    grow((void **)&f->vmax, sizeof(*f->vmax), cap) ||
-		    grow((void **)&f->chunk, sizeof(*f->chunk), cap))
+		if (grow(pl, (void **)&f->start, sizeof(*f->start), f->cap, cap) ||
+		    grow(pl, (void **)&f->vmin, sizeof(*f->vmin), f->cap, cap) ||
+		    grow(pl, (void **)&f->vmax, sizeof(*f->vmax), f->cap, cap) ||
+		    grow(pl, (void **)&f->chunk, sizeof(*f->chunk), f->cap, cap))
 			return -ENOMEM;
 		f->cap = cap;
 	}
@@ -106,7 +190,7 @@ static int fun_init(struct pool *pl, struct fun *f)
 	uint32_t id;
 	int rc = new_chunk(pl, &id);
 
-	if (rc || (rc = ref_open(f, 0)))
+	if (rc || (rc = ref_open(pl, f, 0)))
 		return rc;
 	pw_chunk_at(pl, id)->n = 1;
 	pw_chunk_at(pl, id)->start[0] = 0;
@@ -114,14 +198,6 @@ static int fun_init(struct pool *pl, struct fun *f)
 	f->chunk[0] = id;
 	summarize(pl, f, 0);
 	return 0;
-}
-
-void pw_fun_free(struct fun *f)
-{
-	free(f->start);
-	free(f->vmin);
-	free(f->vmax);
-	free(f->chunk);
 }
 
 /* Inserts piece (start, val) after *at and leaves *at on it. */
@@ -136,7 +212,7 @@ static int insert_after(struct pool *pl, struct fun *f, struct at *at,
 		int rc = new_chunk(pl, &id);
 		struct chunk *nc;
 
-		if (rc || (rc = ref_open(f, at->r + 1)))
+		if (rc || (rc = ref_open(pl, f, at->r + 1)))
 			return rc;
 		c = pw_chunk_of(pl, f, at->r);
 		nc = pw_chunk_at(pl, id);
@@ -274,4 +350,7 @@ void pw_pool_free(struct pool *pl)
 		free(pl->slab[k]);
 	free(pl->slab);
 	free(pl->spare);
+	for (size_t k = 0; k < pl->regions; k++)
+		free(pl->region[k]);
+	free(pl->region);
 }

@@ -43,11 +43,24 @@ struct at {
 #define SLAB_BITS 12 /* chunks are allocated 4096 at a time, never moved */
 #define SLAB (1u << SLAB_BITS)
 
+/* Small blocks (a function's arrays, first_fit_index.c's gap lists): 64 B
+ * times a power of two, carved from regions of REGION bytes on huge pages
+ * and recycled by size class, so that the index's many small arrays sit
+ * together instead of about the whole heap. */
+#define BLOCK_CLASSES 15            /* 64 B .. 1 MiB */
+#define REGION ((size_t)4 << 20)
+
 struct pool {
 	struct chunk **slab;
 	size_t slabs, cap_slabs, used;
 	uint32_t *spare; /* freed chunk ids */
 	size_t spare_n, spare_cap;
+	char *carve;            /* the current region's unused tail ... */
+	size_t carve_left;      /* ... and its length */
+	void **region;          /* every region, and every block too large
+				 * for a class (freed with the pool) */
+	size_t regions, cap_regions;
+	void *spare_block[BLOCK_CLASSES]; /* freed blocks by class, linked */
 };
 
 static inline struct chunk *pw_chunk_at(const struct pool *pl, uint32_t id)
@@ -211,7 +224,12 @@ static inline uint64_t pw_next_free(const struct pool *pl, const struct fun *f,
  * uncovered everywhere first).  Returns 0 or -ENOMEM. */
 int pw_paint(struct pool *pl, struct fun *f, uint64_t lo, uint64_t hi,
 	     int32_t v);
-void pw_fun_free(struct fun *f);
+/* A block of at least `bytes` holding the first old_bytes of old (NULL,
+ * 0: none), which goes back to the pool; NULL when out of memory (old is
+ * kept).  old_bytes must be what old was asked for.  Everything is freed
+ * with the pool: a function's arrays need no free of their own. */
+void *pw_block_resize(struct pool *pl, void *old, size_t old_bytes,
+		      size_t bytes);
 void pw_pool_free(struct pool *pl);
 
 #endif
