@@ -491,8 +491,9 @@ struct ab_key_index {
 };
 
 /* Sorts by key ascending; equal keys keep their input order (stable).
- * O(n * passes): 16-bit digits (8-bit below 65536 items), digits equal in
- * every key skipped.  Below 64 items, insertion sort. */
+ * O(n * passes) over the bits that differ between keys, in passes of at
+ * most 11 bits (8 below 65536 items; a 20-bit time takes 2 passes),
+ * digits equal in every key skipped.  Below 64 items, insertion sort. */
 int ab_sort_key_index(struct ab_key_index *a, size_t n);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
