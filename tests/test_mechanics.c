@@ -900,3 +900,59 @@ Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
 		ab_problem_free(&p);
 	}
 }
+
+/* The live profile (lower bound, live curve, max live buffers) against a
+ * scan of every buffer at every event time: bytes and buffers live at t
+ * are those with first <= t <= last.  Steps within 2n + 64 take the
+ * per-time deltas, times spread up to 2^31 the sort of events: both. */
+Test(mechanics, live_profile_matches_a_scan_both_ways)
+{
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct ab_problem p = { 0 };
+		struct ab_live_profile lp;
+		uint64_t s = seed * 31 + 7;
+		bool spread = seed % 2 == 0; /* times far apart: the sort */
+		size_t n = 1 + rng_below(&s, 300), k = 0;
+
+		cr_assert_eq(ab_problem_alloc(&p, n), 0);
+		for (size_t i = 0; i < n; i++) {
+			int32_t a = (int32_t)rng_below(&s, spread ? 1ull << 30 : n),
+				len = (int32_t)rng_below(&s, spread ? 1ull << 20 : 20);
+
+			p.buf[i] = (struct ab_buffer){ .size = rng_below(&s, 3) ? 1 + rng_below(&s, 1000) : 0,
+						       .align = 1, .first = a, .last = a + len };
+		}
+		cr_assert_eq(ab_live_profile(&p, &lp), 0);
+		for (size_t e = 0; e < 2 * n; e++) {
+			/* every event time (a first, or a last + 1) is listed once, in order */
+			int64_t t = e % 2 ? (int64_t)p.buf[e / 2].last + 1 : p.buf[e / 2].first;
+			uint64_t bytes = 0;
+			size_t live = 0, at = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (p.buf[i].first <= t && t <= p.buf[i].last) {
+					bytes += p.buf[i].size;
+					live++;
+				}
+			while (at < lp.n && lp.time[at] != t)
+				at++;
+			cr_assert(at < lp.n, "seed %llu: time %lld missing", (unsigned long long)seed, (long long)t);
+			cr_assert_eq(lp.bytes[at], bytes, "seed %llu, time %lld", (unsigned long long)seed, (long long)t);
+			cr_assert_eq(lp.buffers[at], live, "seed %llu, time %lld", (unsigned long long)seed, (long long)t);
+		}
+		for (size_t at = 1; at < lp.n; at++)
+			cr_assert_lt(lp.time[at - 1], lp.time[at]);
+		/* no time that is not an event */
+		for (size_t at = 0; at < lp.n; at++) {
+			bool event = false;
+
+			for (size_t i = 0; i < n && !event; i++)
+				event = lp.time[at] == p.buf[i].first || lp.time[at] == (int64_t)p.buf[i].last + 1;
+			cr_assert(event);
+			k++;
+		}
+		cr_assert_eq(k, lp.n);
+		ab_live_profile_free(&lp);
+		ab_problem_free(&p);
+	}
+}

@@ -177,6 +177,9 @@ struct ab_problem {
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
 	char **label;             /* CSV id text (ids may be names), or NULL */
+	char *label_text;         /* when set, every label[i] points into this
+				   * one block (freed once), else each label
+				   * is its own allocation */
 	char **csv_name;          /* a CSV's optional 'name' column, or NULL */
 	uint8_t csv_words[3];     /* its header's words for id, lower, upper
 				   * (problem_csv.c's aliases; 0 = those) */
