@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "core/arenabench.h"
 
@@ -339,8 +338,8 @@ static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
 {
 	const struct ab_problem *p = ex->p;
 	size_t n = p->n;
-	struct ab_key_index *by_first = malloc((n + 1) * sizeof(*by_first));
-	struct ab_key_index *by_last = malloc((n + 1) * sizeof(*by_last));
+	struct ab_key_index *by_first = ab_alloc_large((n + 1) * sizeof(*by_first));
+	struct ab_key_index *by_last = ab_alloc_large((n + 1) * sizeof(*by_last));
 	enum ab_verdict v = AB_PLAN_VALID;
 	size_t jl = 0;
 
@@ -390,28 +389,6 @@ out:
 	free(by_first);
 	free(by_last);
 	return v;
-}
-
-/* The arena: at least `bytes`, freed with free().  A large one sits on
- * 2 MiB boundaries and asks for transparent huge pages: the sampled
- * check touches one word per 4 KiB, so with 4 KiB pages nearly every
- * access would miss the TLB (and fault the page in). */
-#define HUGE_PAGE_BYTES ((size_t)2 << 20)
-static void *arena_alloc(uint64_t bytes)
-{
-	void *mem = NULL;
-
-	if (bytes > SIZE_MAX - HUGE_PAGE_BYTES)
-		return NULL;
-	if (bytes < HUGE_PAGE_BYTES)
-		return malloc(bytes);
-	bytes = (bytes + HUGE_PAGE_BYTES - 1) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
-	if (posix_memalign(&mem, HUGE_PAGE_BYTES, bytes))
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(mem, bytes, MADV_HUGEPAGE); /* a hint: refused, it only runs slower */
-#endif
-	return mem;
 }
 
 /* tensor -> buffer: the problem's map (shared buffers under in-place
@@ -485,7 +462,9 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 	if (memory->cap < plan->peak + 8) {
 		free(memory->mem);
 		memory->cap = 0;
-		memory->mem = arena_alloc(plan->peak + 8);
+		/* huge pages: the sampled check touches one word per 4 KiB,
+		 * so with 4 KiB pages nearly every access would miss the TLB */
+		memory->mem = plan->peak + 8 <= SIZE_MAX ? ab_alloc_large((size_t)plan->peak + 8) : NULL;
 		if (!memory->mem) {
 			res->verdict = AB_PLAN_CHECK_FAILED;
 			return AB_PLAN_CHECK_FAILED;

@@ -191,11 +191,11 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 	}
 	if (nz < 2)
 		return AB_PLAN_VALID;
-	by_first = malloc(nz * sizeof(*by_first));
-	by_last = malloc(nz * sizeof(*by_last));
-	by_addr = malloc(nz * sizeof(*by_addr));
-	rank = malloc(n * sizeof(*rank));
-	who = malloc(nz * sizeof(*who));
+	by_first = ab_alloc_large(nz * sizeof(*by_first));
+	by_last = ab_alloc_large(nz * sizeof(*by_last));
+	by_addr = ab_alloc_large(nz * sizeof(*by_addr));
+	rank = ab_alloc_large(n * sizeof(*rank));
+	who = ab_alloc_large(nz * sizeof(*who));
 	if (!by_first || !by_last || !by_addr || !rank || !who || rs_init(&live, nz)) {
 		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
 		goto out;

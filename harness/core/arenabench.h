@@ -317,6 +317,12 @@ struct ab_plan {
 	bool fixed_kept;
 };
 
+/* A large array (freed with free()): from 2 MiB up it sits on 2 MiB
+ * boundaries and asks for transparent huge pages, so that a 10^6-buffer
+ * stage faults it in by the 2 MiB page, not by the 4 KiB one (a fault
+ * costs microseconds in a virtual machine); smaller ones are malloc's.
+ * NULL when out of memory. */
+void *ab_alloc_large(size_t bytes);
 int ab_plan_alloc(struct ab_plan *plan, size_t n);
 void ab_plan_reset(struct ab_plan *plan); /* keeps arrays, clears results */
 void ab_plan_free(struct ab_plan *plan);

@@ -2,8 +2,28 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/arenabench.h"
+
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+
+void *ab_alloc_large(size_t bytes)
+{
+	void *mem = NULL;
+
+	if (bytes < HUGE_PAGE_BYTES)
+		return malloc(bytes ? bytes : 1);
+	if (bytes > SIZE_MAX - HUGE_PAGE_BYTES)
+		return NULL;
+	bytes = (bytes + HUGE_PAGE_BYTES - 1) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+	if (posix_memalign(&mem, HUGE_PAGE_BYTES, bytes))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(mem, bytes, MADV_HUGEPAGE); /* a hint: refused, only slower */
+#endif
+	return mem;
+}
 
 int ab_plan_alloc(struct ab_plan *plan, size_t n)
 {

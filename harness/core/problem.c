@@ -89,8 +89,8 @@ static int live_profile_dense(const struct ab_problem *p,
 	}
 	if (span > 2 * (uint64_t)p->n + 64)
 		return 1;
-	delta = calloc(span, sizeof(*delta));
-	moved = calloc(span, sizeof(*moved));
+	delta = ab_alloc_large(span * sizeof(*delta));
+	moved = ab_alloc_large(span * sizeof(*moved));
 	seen = calloc(span / 64 + 1, sizeof(*seen));
 	if (!delta || !moved || !seen) {
 		free(delta);
@@ -98,6 +98,8 @@ static int live_profile_dense(const struct ab_problem *p,
 		free(seen);
 		return -ENOMEM;
 	}
+	memset(delta, 0, span * sizeof(*delta));
+	memset(moved, 0, span * sizeof(*moved));
 	for (size_t i = 0; i < p->n; i++) {
 		uint64_t a = (uint64_t)p->buf[i].first, b = (uint64_t)p->buf[i].last + 1;
 
@@ -149,7 +151,7 @@ int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp)
 	rc = live_profile_dense(p, lp);
 	if (rc <= 0)
 		return rc;
-	ev = malloc(ne * sizeof(*ev));
+	ev = ab_alloc_large(ne * sizeof(*ev));
 	if (!ev || profile_alloc(lp, ne)) {
 		free(ev);
 		return -ENOMEM;

@@ -75,7 +75,7 @@ int ab_read_file(const char *path, char **text, size_t *len,
 
 	if (rc)
 		return rc;
-	buf = malloc((size_t)size + 1);
+	buf = ab_alloc_large((size_t)size + 1);
 	if (!buf) {
 		fclose(f);
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);

@@ -265,7 +265,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	/* Every id's text, one after another in one block: an id is part
 	 * of its line, so the ids with their NULs need at most the rest of
 	 * the text and one byte (a last line without a newline). */
-	out->label_text = malloc(len - lr.pos + 2);
+	out->label_text = ab_alloc_large(len - lr.pos + 2);
 	if (!out->label_text)
 		goto fail_oom;
 	label_end = out->label_text;
@@ -273,9 +273,9 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	cap = 1;
 	for (const char *q = text + lr.pos; (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
 		cap++;
-	out->buf = malloc(cap * sizeof(*out->buf));
-	out->id = malloc(cap * sizeof(*out->id));
-	out->label = malloc(cap * sizeof(*out->label));
+	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
+	out->id = ab_alloc_large(cap * sizeof(*out->id));
+	out->label = ab_alloc_large(cap * sizeof(*out->label));
 	numeric = malloc(cap);
 	if (col_at[COL_NAME] >= 0)
 		out->csv_name = malloc(cap * sizeof(*out->csv_name));
@@ -487,6 +487,31 @@ int ab_problem_load_csv(const char *path, struct ab_problem *out,
 	return 0;
 }
 
+/* v in decimal at p (no NUL); returns the end.  For the writer: one
+ * row formatted in a buffer and written at once, not a printf a field. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char digits[20];
+	int k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*p++ = digits[--k];
+	return p;
+}
+
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, 0 - (uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		      const struct ab_plan *plan)
 {
@@ -507,21 +532,38 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		fputs(",name", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < p->n; i++) {
+		/* the numbers: 7 fields of at most 20 digits and a sign each */
+		char row[7 * 22], *q = row;
+
 		if (p->label)
 			fputs(p->label[i], f);
 		else
-			fprintf(f, "%" PRId64, p->id[i]);
-		fprintf(f, ",%" PRId32 ",%" PRId64 ",%" PRIu64,
-			p->buf[i].first, (int64_t)p->buf[i].last + (end ? 0 : 1),
-			p->buf[i].size);
-		if (aligned)
-			fprintf(f, ",%" PRIu32, p->buf[i].align);
-		fprintf(f, ",%" PRIu64, plan->offset[i]);
-		if (plan->n_arenas > 1)
-			fprintf(f, ",%u", (unsigned)plan->arena[i]);
-		if (p->csv_name)
-			fprintf(f, ",%s", p->csv_name[i] ? p->csv_name[i] : "");
-		fputc('\n', f);
+			q = put_i64(q, p->id[i]);
+		*q++ = ',';
+		q = put_i64(q, p->buf[i].first);
+		*q++ = ',';
+		q = put_i64(q, (int64_t)p->buf[i].last + (end ? 0 : 1));
+		*q++ = ',';
+		q = put_u64(q, p->buf[i].size);
+		if (aligned) {
+			*q++ = ',';
+			q = put_u64(q, p->buf[i].align);
+		}
+		*q++ = ',';
+		q = put_u64(q, plan->offset[i]);
+		if (plan->n_arenas > 1) {
+			*q++ = ',';
+			q = put_u64(q, plan->arena[i]);
+		}
+		if (p->csv_name) {
+			*q++ = ',';
+			fwrite(row, 1, (size_t)(q - row), f);
+			q = row;
+			if (p->csv_name[i])
+				fputs(p->csv_name[i], f);
+		}
+		*q++ = '\n';
+		fwrite(row, 1, (size_t)(q - row), f);
 	}
 	return ferror(f) ? -EIO : 0;
 }
