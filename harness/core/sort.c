@@ -55,7 +55,7 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n)
 	for (int k = 0; k < passes; k++)
 		if (((differ >> (lo + k * bits)) & mask) != 0)
 			shift[used++] = lo + k * bits;
-	tmp = ab_alloc_large(n * sizeof(*tmp));
+	tmp = malloc(n * sizeof(*tmp));
 	count = calloc((size_t)used * radix, sizeof(*count));
 	if (!tmp || !count) {
 		free(tmp);
