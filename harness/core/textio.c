@@ -93,6 +93,20 @@ int ab_read_file(const char *path, char **text, size_t *len,
 	return 0;
 }
 
+char *ab_put_u64(char *p, uint64_t v)
+{
+	char digits[20];
+	int k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*p++ = digits[--k];
+	return p;
+}
+
 void ab_line_reader_init(struct ab_line_reader *lr, const char *text,
 			 size_t len)
 {

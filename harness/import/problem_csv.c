@@ -487,29 +487,14 @@ int ab_problem_load_csv(const char *path, struct ab_problem *out,
 	return 0;
 }
 
-/* v in decimal at p (no NUL); returns the end.  For the writer: one
- * row formatted in a buffer and written at once, not a printf a field. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char digits[20];
-	int k = 0;
-
-	do {
-		digits[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (k)
-		*p++ = digits[--k];
-	return p;
-}
-
+/* v in decimal at p, a '-' first when negative (ab_put_u64). */
 static char *put_i64(char *p, int64_t v)
 {
 	if (v < 0) {
 		*p++ = '-';
-		return put_u64(p, 0 - (uint64_t)v);
+		return ab_put_u64(p, 0 - (uint64_t)v);
 	}
-	return put_u64(p, (uint64_t)v);
+	return ab_put_u64(p, (uint64_t)v);
 }
 
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
@@ -544,16 +529,16 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		*q++ = ',';
 		q = put_i64(q, (int64_t)p->buf[i].last + (end ? 0 : 1));
 		*q++ = ',';
-		q = put_u64(q, p->buf[i].size);
+		q = ab_put_u64(q, p->buf[i].size);
 		if (aligned) {
 			*q++ = ',';
-			q = put_u64(q, p->buf[i].align);
+			q = ab_put_u64(q, p->buf[i].align);
 		}
 		*q++ = ',';
-		q = put_u64(q, plan->offset[i]);
+		q = ab_put_u64(q, plan->offset[i]);
 		if (plan->n_arenas > 1) {
 			*q++ = ',';
-			q = put_u64(q, plan->arena[i]);
+			q = ab_put_u64(q, plan->arena[i]);
 		}
 		if (p->csv_name) {
 			*q++ = ',';
