@@ -87,7 +87,7 @@ static const struct option_doc table[] = {
 	{ { "emit-live", required_argument, NULL, O_EMIT_LIVE }, CMD_PLAN, "FILE",
 	  "the live-bytes curve: step,live_bytes,lower_bound_bytes" },
 	{ { "timings", no_argument, NULL, O_TIMINGS }, CMD_PLAN, NULL,
-	  "the wall time of each stage (load, plan, both checks, writing) on stderr" },
+	  "the CPU time of each stage (load, lower bound, plan, both checks, writing) on stderr" },
 	{ { "capacity", required_argument, NULL, O_CAPACITY }, CMD_PLAN, "C",
 	  "does it fit in C bytes (units B, KiB, MiB, GiB)? exit 0 fits, 3 does not, 4 unknown" },
 	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
