@@ -900,3 +900,179 @@ Test(mechanics, pool_blocks_by_hand)
 		cr_assert_eq(e[i], i);
 	pw_pool_free(&pl);
 }
+
+/* ------------------------------------------------ the sort, the validator */
+
+static int by_key_then_index(const void *a, const void *b)
+{
+	const struct ab_key_index *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* ab_sort_key_index against qsort by (key, input position): equal keys
+ * must keep their input order.  Keys vary in a band of bits [lo, lo+w)
+ * (the sort sorts only the bits that differ, in even passes of up to 8
+ * or 11 bits), constant bits above and below; sizes around the
+ * insertion-sort cut (64) and the 8/11-bit cut (65536). */
+Test(mechanics, radix_sort_matches_a_stable_reference)
+{
+	static const size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 65535, 65536, 200000 };
+	static const int widths[] = { 1, 3, 8, 11, 12, 20, 22, 23, 33, 64 };
+	uint64_t s = 12345;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+			size_t n = sizes[si];
+			int w = widths[wi], lo = w == 64 ? 0 : (int)rng_below(&s, (uint64_t)(64 - w));
+			uint64_t band = w == 64 ? ~0ull : ((1ull << w) - 1) << lo;
+			uint64_t fixed = rng_next(&s) & ~band;
+			struct ab_key_index *a = malloc((n + 1) * sizeof(*a));
+			struct ab_key_index *want = malloc((n + 1) * sizeof(*a));
+
+			cr_assert(a && want);
+			for (size_t i = 0; i < n; i++) {
+				/* few distinct values half the time: many ties */
+				uint64_t v = rng_next(&s);
+
+				if (si % 2)
+					v %= 7;
+				a[i].key = fixed | ((v << lo) & band);
+				a[i].index = (uint32_t)i;
+			}
+			memcpy(want, a, n * sizeof(*a));
+			qsort(want, n, sizeof(*want), by_key_then_index);
+			cr_assert_eq(ab_sort_key_index(a, n), 0);
+			for (size_t i = 0; i < n; i++)
+				cr_assert(a[i].key == want[i].key && a[i].index == want[i].index,
+					  "n %zu, %d bits from bit %d: item %zu is (%llu, %u), expected (%llu, %u)",
+					  n, w, lo, i, (unsigned long long)a[i].key, a[i].index,
+					  (unsigned long long)want[i].key, want[i].index);
+			free(a);
+			free(want);
+		}
+}
+
+/* The validator's live set is a 64-ary tree of bitmaps: 160 buffers (the
+ * random problems above) reach only its second level.  Here 5000 buffers
+ * (79 words, then 2, then 1: three levels) and 300 000 (five levels):
+ * size_first_fit's plan, then buffers moved onto a live neighbour one at a
+ * time, each verdict compared with the pairwise check (5000) or required
+ * to be an overlap naming a pair that really overlaps (300 000). */
+Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
+{
+	static const size_t sizes[] = { 5000, 300000 };
+	const struct ab_planner *pl = ab_planner_find("size_first_fit");
+
+	cr_assert_not_null(pl);
+	for (size_t si = 0; si < 2; si++) {
+		size_t n = sizes[si];
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = 1 };
+		struct ab_plan plan;
+		uint64_t s = 77 + si;
+
+		cr_assert_eq(ab_problem_alloc(&p, n), 0);
+		p.steps = (int32_t)(n / 4);
+		for (size_t i = 0; i < n; i++) {
+			p.buf[i].first = (int32_t)rng_below(&s, (uint64_t)p.steps);
+			p.buf[i].last = p.buf[i].first + (int32_t)rng_below(&s, 40);
+			if (p.buf[i].last >= p.steps)
+				p.buf[i].last = p.steps - 1;
+			p.buf[i].size = 1 + rng_below(&s, 4096);
+			p.buf[i].align = 1;
+			p.id[i] = (int64_t)i;
+		}
+		cr_assert_eq(ab_plan_alloc(&plan, n), 0);
+		cr_assert_eq(pl->plan(&p, &o, &plan), 0);
+		if (n <= 5000)
+			expect_same_verdict(&p, &plan, 1, n, "valid plan, deep");
+		cr_assert_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID);
+		for (int round = 0; round < (n <= 5000 ? 200 : 20); round++) {
+			size_t i = rng_below(&s, n), j;
+			uint64_t keep = plan.offset[i];
+			struct ab_check_result r;
+
+			/* a partner live at the same time, scanning from a random start */
+			for (j = rng_below(&s, n);; j = (j + 1) % n)
+				if (j != i && p.buf[i].first <= p.buf[j].last &&
+				    p.buf[j].first <= p.buf[i].last)
+					break;
+			plan.offset[i] = plan.offset[j];
+			if (n <= 5000)
+				expect_same_verdict(&p, &plan, 1, n, "moved onto a live buffer, deep");
+			if (plan.offset[j] + p.buf[i].size > plan.peak) {
+				/* checked before any overlap */
+				cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OUTSIDE_ARENA);
+				plan.offset[i] = keep;
+				continue;
+			}
+			cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+			cr_assert(p.buf[r.a].first <= p.buf[r.b].last &&
+				  p.buf[r.b].first <= p.buf[r.a].last);
+			cr_assert(plan.offset[r.a] < plan.offset[r.b] + p.buf[r.b].size &&
+				  plan.offset[r.b] < plan.offset[r.a] + p.buf[r.a].size);
+			plan.offset[i] = keep;
+		}
+		ab_plan_free(&plan);
+		ab_problem_free(&p);
+	}
+}
+
+/* The live profile (lower bound, live curve, max live buffers) against a
+ * scan of every buffer at every event time: bytes and buffers live at t
+ * are those with first <= t <= last.  Steps within 2n + 64 take the
+ * per-time deltas, times spread up to 2^31 the sort of events: both. */
+Test(mechanics, live_profile_matches_a_scan_both_ways)
+{
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct ab_problem p = { 0 };
+		struct ab_live_profile lp;
+		uint64_t s = seed * 31 + 7;
+		bool spread = seed % 2 == 0; /* times far apart: the sort */
+		size_t n = 1 + rng_below(&s, 300), k = 0;
+
+		cr_assert_eq(ab_problem_alloc(&p, n), 0);
+		for (size_t i = 0; i < n; i++) {
+			int32_t a = (int32_t)rng_below(&s, spread ? 1ull << 30 : n),
+				len = (int32_t)rng_below(&s, spread ? 1ull << 20 : 20);
+
+			p.buf[i] = (struct ab_buffer){ .size = rng_below(&s, 3) ? 1 + rng_below(&s, 1000) : 0,
+						       .align = 1, .first = a, .last = a + len };
+		}
+		cr_assert_eq(ab_live_profile(&p, &lp), 0);
+		for (size_t e = 0; e < 2 * n; e++) {
+			/* every event time (a first, or a last + 1) is listed once, in order */
+			int64_t t = e % 2 ? (int64_t)p.buf[e / 2].last + 1 : p.buf[e / 2].first;
+			uint64_t bytes = 0;
+			size_t live = 0, at = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (p.buf[i].first <= t && t <= p.buf[i].last) {
+					bytes += p.buf[i].size;
+					live++;
+				}
+			while (at < lp.n && lp.time[at] != t)
+				at++;
+			cr_assert(at < lp.n, "seed %llu: time %lld missing", (unsigned long long)seed, (long long)t);
+			cr_assert_eq(lp.bytes[at], bytes, "seed %llu, time %lld", (unsigned long long)seed, (long long)t);
+			cr_assert_eq(lp.buffers[at], live, "seed %llu, time %lld", (unsigned long long)seed, (long long)t);
+		}
+		for (size_t at = 1; at < lp.n; at++)
+			cr_assert_lt(lp.time[at - 1], lp.time[at]);
+		/* no time that is not an event */
+		for (size_t at = 0; at < lp.n; at++) {
+			bool event = false;
+
+			for (size_t i = 0; i < n && !event; i++)
+				event = lp.time[at] == p.buf[i].first || lp.time[at] == (int64_t)p.buf[i].last + 1;
+			cr_assert(event);
+			k++;
+		}
+		cr_assert_eq(k, lp.n);
+		ab_live_profile_free(&lp);
+		ab_problem_free(&p);
+	}
+}

@@ -224,3 +224,98 @@ Test(minimalloc_csv, suite_in_both_headers_agrees)
 	free(alt);
 	free(text);
 }
+
+/*
+ * The row reader, case by case, as the strtoll-and-strdup reader before
+ * it accepted or refused each line (checked against that build's
+ * `arenabench plan` on the same files): fields are trimmed of spaces and
+ * tabs, a number is an optional '-' and decimal digits, the 64-bit range
+ * is reported before any text after the digits, ids are text (07 and 7
+ * are two ids, -0 and 0 too), and the first repeated id in row order is
+ * the one named.  want NULL: accepted, and size (of the last row) and id
+ * (its numeric id: the number, or the row index for a name) are checked.
+ */
+struct csv_case {
+	const char *rows;  /* after the header "id,lower,upper,size\n" */
+	const char *want;  /* the message, or NULL */
+	uint64_t size;     /* accepted: the last row's size */
+	int64_t id;        /* accepted: the last row's numeric id */
+};
+
+static const struct csv_case csv_cases[] = {
+	{ "0,0,1,5\n", NULL, 5, 0 },
+	{ " 3 ,\t0\t, 1 ,5 \n", NULL, 5, 3 },                /* spaces and tabs trimmed */
+	{ "0,0,1,5\r\n1,0,1,6\r\n", NULL, 6, 1 },            /* CRLF */
+	{ "0,0,1,5", NULL, 5, 0 },                           /* no last newline */
+	{ "0,0,1,5\n \t \n1,0,1,6\n\n", NULL, 6, 1 },         /* blank lines skipped */
+	{ "0,0,1,-0\n", NULL, 0, 0 },                        /* -0 is 0 */
+	{ "0,0,1,007\n", NULL, 7, 0 },                       /* leading zeros */
+	{ "9223372036854775807,0,1,4\n", NULL, 4, INT64_MAX }, /* the largest id */
+	{ "07,0,1,1\n7,0,1,1\n", NULL, 1, 7 },               /* different text */
+	{ "-0,0,1,1\n0,0,1,1\n", NULL, 1, 0 },
+	{ "b,0,1,1\n-3,0,1,2\n", NULL, 2, 1 },               /* a negative id: the row index */
+	{ "99999999999999999999,0,1,3\n", NULL, 3, 0 },      /* an id past 2^63: the row index */
+	{ "0,0,1,9223372036854775808\n",
+	  "m.csv:2: column 'size': 9223372036854775808 does not fit in a signed 64-bit integer (at most 9223372036854775807)", 0, 0 },
+	{ "0,0,1,18446744073709551616\n",
+	  "m.csv:2: column 'size': 18446744073709551616 does not fit in a signed 64-bit integer (at most 9223372036854775807)", 0, 0 },
+	{ "0,0,1,99999999999999999999x\n",                   /* range before the x */
+	  "m.csv:2: column 'size': 99999999999999999999x does not fit in a signed 64-bit integer (at most 9223372036854775807)", 0, 0 },
+	{ "0,0,1,-9223372036854775809\n",
+	  "m.csv:2: column 'size': -9223372036854775809 does not fit in a signed 64-bit integer (at most 9223372036854775807)", 0, 0 },
+	{ "0,0,1,-9223372036854775808\n",
+	  "m.csv:2: column 'size': expected a non-negative value, got -9223372036854775808", 0, 0 },
+	{ "0,0,1,-1\n", "m.csv:2: column 'size': expected a non-negative value, got -1", 0, 0 },
+	{ "0,0,1,+5\n", "m.csv:2: column 'size': expected an integer, got '+5'", 0, 0 },
+	{ "0,0,1,5x\n", "m.csv:2: column 'size': expected an integer, got '5x'", 0, 0 },
+	{ "0,0,1,-\n", "m.csv:2: column 'size': expected an integer, got '-'", 0, 0 },
+	{ "0,0,1,- 5\n", "m.csv:2: column 'size': expected an integer, got '- 5'", 0, 0 },
+	{ "0,0,1,\n", "m.csv:2: column 'size': expected an integer, got ''", 0, 0 },
+	{ "0,0,1,0x10\n", "m.csv:2: column 'size': expected an integer, got '0x10'", 0, 0 },
+	{ "0,0,1,1 2\n", "m.csv:2: column 'size': expected an integer, got '1 2'", 0, 0 },
+	{ "0,0,1,1.5\n", "m.csv:2: column 'size': expected an integer, got '1.5'", 0, 0 },
+	{ "0,x,1,1\n", "m.csv:2: column 'lower': expected an integer, got 'x'", 0, 0 },
+	{ "0,0,1,5,3\n", "m.csv:2: expected 4 fields like the header, got 5", 0, 0 },
+	{ "0,0,1,1\n\n0,2,3,1\r\n1,0,1,1\n0,0,1,zz\n",            /* line 6 */
+	  "m.csv:6: column 'size': expected an integer, got 'zz'", 0, 0 },
+	{ ",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got ''", 0, 0 },
+	{ "\"a\",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got '\"a\"'", 0, 0 },
+	{ "7,0,1,1\n7,0,1,1\n", "m.csv: buffer id '7' appears twice (ids must be unique)", 0, 0 },
+	{ "a,0,1,1\n7,0,1,1\na,0,1,1\n", "m.csv: buffer id 'a' appears twice (ids must be unique)", 0, 0 },
+	/* the first repeat in row order, numbers and names mixed: rows 5 x x 5
+	 * repeat x first (row 3), rows x 5 5 x repeat 5 first (row 3) */
+	{ "5,0,1,1\nx,0,1,1\nx,0,1,1\n5,0,1,1\n", "m.csv: buffer id 'x' appears twice (ids must be unique)", 0, 0 },
+	{ "x,0,1,1\n5,0,1,1\n5,0,1,1\nx,0,1,1\n", "m.csv: buffer id '5' appears twice (ids must be unique)", 0, 0 },
+	/* ids far above the row count (compared after a sort, not a bitmap):
+	 * 10^10 repeats at row 4, before 3's repeat at row 5 */
+	{ "10000000000,0,1,1\n3,0,1,1\n7,0,1,1\n10000000000,0,1,1\n3,0,1,1\n",
+	  "m.csv: buffer id '10000000000' appears twice (ids must be unique)", 0, 0 },
+	{ "3,0,1,1\n10000000000,0,1,1\n3,0,1,1\n10000000000,0,1,1\n",
+	  "m.csv: buffer id '3' appears twice (ids must be unique)", 0, 0 },
+};
+
+Test(minimalloc_csv, rows_are_read_as_before_case_by_case)
+{
+	for (size_t k = 0; k < sizeof(csv_cases) / sizeof(csv_cases[0]); k++) {
+		const struct csv_case *c = &csv_cases[k];
+		char *text = ab_strdupf("id,lower,upper,size\n%s", c->rows);
+		struct ab_problem p;
+		struct ab_error err = { { 0 } };
+		int rc;
+
+		cr_assert_not_null(text);
+		rc = ab_problem_parse_csv(text, strlen(text), "m.csv", &p, &err);
+		if (c->want) {
+			cr_expect_lt(rc, 0, "case %zu accepted: %s", k, c->rows);
+			cr_expect_str_eq(err.msg, c->want, "case %zu", k);
+		} else {
+			cr_expect_eq(rc, 0, "case %zu refused: %s", k, err.msg);
+			if (!rc) {
+				cr_expect_eq(p.buf[p.n - 1].size, c->size, "case %zu", k);
+				cr_expect_eq(p.id[p.n - 1], c->id, "case %zu", k);
+				ab_problem_free(&p);
+			}
+		}
+		free(text);
+	}
+}

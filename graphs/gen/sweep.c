@@ -18,6 +18,7 @@
  * a second.
  */
 #include "gen.h"
+#include "core/textio.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,20 +33,6 @@ struct stats {
 	int64_t steps, max_live;
 	uint64_t sum, lb;
 };
-
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
 
 static int write_problem(const char *dir, int64_t n, uint64_t seed,
 			 struct stats *st)
@@ -91,13 +78,13 @@ static int write_problem(const char *dir, int64_t n, uint64_t seed,
 	for (int64_t k = 0; k < n; k++) {
 		int64_t i = order[k], lo = lower[i], up = lower[i] + len[i];
 
-		p = put_u64(p, (uint64_t)k);
+		p = ab_put_u64(p, (uint64_t)k);
 		*p++ = ',';
-		p = put_u64(p, (uint64_t)lo);
+		p = ab_put_u64(p, (uint64_t)lo);
 		*p++ = ',';
-		p = put_u64(p, (uint64_t)up);
+		p = ab_put_u64(p, (uint64_t)up);
 		*p++ = ',';
-		p = put_u64(p, size[i]);
+		p = ab_put_u64(p, size[i]);
 		*p++ = '\n';
 		dlive[lo]++;
 		dlive[up]--;

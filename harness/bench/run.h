@@ -13,6 +13,7 @@
 /* One result: a CSV row of the bench (docs/results-csv.md). */
 struct ab_row {
 	double plan_wall_ns; /* the untimed plan's wall time (plan's summary) */
+	double plan_cpu_ns;  /* its CPU time, all threads (plan --timings) */
 	/* identity */
 	char *graph, *family, *source;
 	size_t ops, buffers;

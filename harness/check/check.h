@@ -25,6 +25,9 @@ struct ab_check_outcome {
 					cache (same offsets checked before) */
 	uint64_t peak_bytes;         /* the plan's peak */
 	int arenas;
+	/* CPU time of each check in ns (0 when it did not run or its verdict
+	   came from the cache): plan --timings prints them */
+	double geometric_cpu_ns, execution_cpu_ns;
 };
 
 /*

@@ -338,8 +338,8 @@ static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
 {
 	const struct ab_problem *p = ex->p;
 	size_t n = p->n;
-	struct ab_key_index *by_first = malloc((n + 1) * sizeof(*by_first));
-	struct ab_key_index *by_last = malloc((n + 1) * sizeof(*by_last));
+	struct ab_key_index *by_first = ab_alloc_large((n + 1) * sizeof(*by_first));
+	struct ab_key_index *by_last = ab_alloc_large((n + 1) * sizeof(*by_last));
 	enum ab_verdict v = AB_PLAN_VALID;
 	size_t jl = 0;
 
@@ -462,7 +462,9 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 	if (memory->cap < plan->peak + 8) {
 		free(memory->mem);
 		memory->cap = 0;
-		memory->mem = malloc(plan->peak + 8);
+		/* huge pages: the sampled check touches one word per 4 KiB,
+		 * so with 4 KiB pages nearly every access would miss the TLB */
+		memory->mem = plan->peak + 8 <= SIZE_MAX ? ab_alloc_large((size_t)plan->peak + 8) : NULL;
 		if (!memory->mem) {
 			res->verdict = AB_PLAN_CHECK_FAILED;
 			return AB_PLAN_CHECK_FAILED;

@@ -10,8 +10,9 @@
  * Sweep: visit start times in order; before inserting the buffers that
  * start at t, retire those whose last use is before t.  The live set is
  * kept free of overlaps, ordered by address in a segment tree over the
- * distinct (offset, index) ranks, so a newcomer only needs to be compared
- * with its predecessor and successor: O(n log n) in all.
+ * distinct (offset, index) ranks (a 64-ary tree of bitmaps), so a
+ * newcomer only needs to be compared with its predecessor and successor:
+ * three radix sorts, then O(log_64 n) per buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,51 +39,98 @@ const char *ab_verdict_name(enum ab_verdict v)
 		       : "?";
 }
 
-/* Counts of live buffers per address rank; find neighbours in O(log n). */
-struct rank_tree {
-	size_t leaves;
-	uint32_t *count;
+/* The live buffers' address ranks as a 64-ary tree of bitmaps: level 0
+ * has one bit per rank, each level above one bit per non-zero word below.
+ * Insert, remove, predecessor and successor touch one word per level:
+ * 4 levels for 2^24 ranks (a 10^6-buffer bitmap is 125 KiB, in cache). */
+#define RS_MAX_LEVELS 6 /* 64^6 = 2^36 ranks */
+struct rank_set {
+	int levels;
+	uint64_t *word[RS_MAX_LEVELS];
 };
 
-static void rt_add(struct rank_tree *t, size_t r, int d)
+static int rs_init(struct rank_set *s, size_t n)
 {
-	for (size_t v = t->leaves + r; v >= 1; v /= 2)
-		t->count[v] += (uint32_t)d;
+	size_t words = n;
+
+	memset(s, 0, sizeof(*s));
+	do {
+		words = (words + 63) / 64;
+		if (s->levels == RS_MAX_LEVELS)
+			return -ENOMEM;
+		s->word[s->levels] = calloc(words, sizeof(uint64_t));
+		if (!s->word[s->levels++])
+			return -ENOMEM;
+	} while (words > 1);
+	return 0;
+}
+
+static void rs_free(struct rank_set *s)
+{
+	for (int l = 0; l < s->levels; l++)
+		free(s->word[l]);
+}
+
+static void rs_insert(struct rank_set *s, size_t r)
+{
+	for (int l = 0; l < s->levels; l++, r /= 64) {
+		uint64_t was = s->word[l][r / 64];
+
+		s->word[l][r / 64] = was | 1ull << (r % 64);
+		if (was)
+			return; /* the levels above already know the word */
+	}
+}
+
+static void rs_remove(struct rank_set *s, size_t r)
+{
+	for (int l = 0; l < s->levels; l++, r /= 64)
+		if ((s->word[l][r / 64] &= ~(1ull << (r % 64))))
+			return; /* the word still has a bit: the levels above stay */
 }
 
 /* Largest live rank < r, or SIZE_MAX. */
-static size_t rt_pred(const struct rank_tree *t, size_t r)
+static size_t rs_pred(const struct rank_set *s, size_t r)
 {
-	size_t v = t->leaves + r;
+	int l = 0;
 
-	/* climb until a left sibling subtree has something */
-	while (v > 1) {
-		if ((v & 1) && t->count[v - 1]) {
-			v--;
-			while (v < t->leaves)
-				v = t->count[2 * v + 1] ? 2 * v + 1 : 2 * v;
-			return v - t->leaves;
+	/* climb until a word holds a bit below the position */
+	for (;; l++, r /= 64) {
+		uint64_t below;
+
+		if (l == s->levels)
+			return SIZE_MAX;
+		below = s->word[l][r / 64] & ((1ull << (r % 64)) - 1);
+		if (below) {
+			r = r / 64 * 64 + 63 - (size_t)__builtin_clzll(below);
+			break;
 		}
-		v /= 2;
 	}
-	return SIZE_MAX;
+	/* then down, each time to the highest bit */
+	for (; l > 0; l--)
+		r = r * 64 + 63 - (size_t)__builtin_clzll(s->word[l - 1][r]);
+	return r;
 }
 
 /* Smallest live rank > r, or SIZE_MAX. */
-static size_t rt_succ(const struct rank_tree *t, size_t r)
+static size_t rs_succ(const struct rank_set *s, size_t r)
 {
-	size_t v = t->leaves + r;
+	int l = 0;
 
-	while (v > 1) {
-		if (!(v & 1) && t->count[v + 1]) {
-			v++;
-			while (v < t->leaves)
-				v = t->count[2 * v] ? 2 * v : 2 * v + 1;
-			return v - t->leaves;
+	for (;; l++, r /= 64) {
+		uint64_t above;
+
+		if (l == s->levels)
+			return SIZE_MAX;
+		above = r % 64 == 63 ? 0 : s->word[l][r / 64] & (~0ull << (r % 64 + 1));
+		if (above) {
+			r = r / 64 * 64 + (size_t)__builtin_ctzll(above);
+			break;
 		}
-		v /= 2;
 	}
-	return SIZE_MAX;
+	for (; l > 0; l--)
+		r = r * 64 + (size_t)__builtin_ctzll(s->word[l - 1][r]);
+	return r;
 }
 
 static enum ab_verdict set(struct ab_check_result *res, enum ab_verdict v,
@@ -101,7 +149,7 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 {
 	struct ab_plan_options o = { .align = align };
 	struct ab_key_index *by_first = NULL, *by_last = NULL, *by_addr = NULL;
-	struct rank_tree rt = { 0 };
+	struct rank_set live = { 0 };
 	uint32_t *rank = NULL, *who = NULL;
 	size_t n = p->n, nz = 0, jl = 0;
 	struct ab_check_result dummy;
@@ -143,15 +191,12 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 	}
 	if (nz < 2)
 		return AB_PLAN_VALID;
-	by_first = malloc(nz * sizeof(*by_first));
-	by_last = malloc(nz * sizeof(*by_last));
-	by_addr = malloc(nz * sizeof(*by_addr));
-	rank = malloc(n * sizeof(*rank));
-	who = malloc(nz * sizeof(*who));
-	for (rt.leaves = 1; rt.leaves < nz; rt.leaves *= 2)
-		;
-	rt.count = calloc(2 * rt.leaves, sizeof(*rt.count));
-	if (!by_first || !by_last || !by_addr || !rank || !who || !rt.count) {
+	by_first = ab_alloc_large(nz * sizeof(*by_first));
+	by_last = ab_alloc_large(nz * sizeof(*by_last));
+	by_addr = ab_alloc_large(nz * sizeof(*by_addr));
+	rank = ab_alloc_large(n * sizeof(*rank));
+	who = ab_alloc_large(nz * sizeof(*who));
+	if (!by_first || !by_last || !by_addr || !rank || !who || rs_init(&live, nz)) {
 		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
 		goto out;
 	}
@@ -178,23 +223,23 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 		uint64_t t = by_first[jf].key;
 
 		for (; jl < nz && by_last[jl].key < t; jl++)
-			rt_add(&rt, rank[by_last[jl].index], -1);
+			rs_remove(&live, rank[by_last[jl].index]);
 		for (; jf < nz && by_first[jf].key == t; jf++) {
 			size_t i = by_first[jf].index, r = rank[i], q;
 			uint64_t off = plan->offset[i], end = off + p->buf[i].size;
 
-			q = rt_pred(&rt, r);
+			q = rs_pred(&live, r);
 			if (q != SIZE_MAX &&
 			    plan->offset[who[q]] + p->buf[who[q]].size > off) {
 				v = set(res, AB_PLAN_OVERLAP, who[q], i);
 				goto out;
 			}
-			q = rt_succ(&rt, r);
+			q = rs_succ(&live, r);
 			if (q != SIZE_MAX && plan->offset[who[q]] < end) {
 				v = set(res, AB_PLAN_OVERLAP, i, who[q]);
 				goto out;
 			}
-			rt_add(&rt, r, +1);
+			rs_insert(&live, r);
 		}
 	}
 out:
@@ -203,6 +248,6 @@ out:
 	free(by_addr);
 	free(rank);
 	free(who);
-	free(rt.count);
+	rs_free(&live);
 	return v;
 }

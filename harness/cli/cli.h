@@ -40,6 +40,7 @@ struct args {
 	const char *emit_plan, *emit_live, *plot;
 	uint64_t capacity; /* plan --capacity; 0 = not asked */
 	bool buffers, plot_window;    /* explain --buffers, --plot-steps */
+	bool timings;                 /* plan --timings */
 	uint64_t plot_min_bytes;      /* explain --plot-min-bytes */
 	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "report/plan_files.h"
@@ -33,6 +34,42 @@ static int answer_capacity(FILE *so, uint64_t cap, const struct ab_row *row,
 	return EXIT_FIT_UNKNOWN;
 }
 
+static double clock_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void)
+{
+	return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* --timings: the CPU time of each stage, on stderr (the summary's stream
+ * stays as it is): CPU, not wall, so that a shared machine's waiting is
+ * left out (a second planning thread adds its time).  load reads and
+ * parses the input; write is --emit-plan and --emit-live; the rest (the
+ * summary, freeing) is whatever else the command spent up to its return;
+ * then the command's CPU and wall time since it started. */
+struct stage_times {
+	double start_cpu, start_wall, load, bound, write;
+};
+
+static void print_timings(const struct stage_times *st, const struct ab_row *row)
+{
+	double plan = row->plan_cpu_ns / 1e6,
+	       geo = row->check.geometric_cpu_ns / 1e6,
+	       exe = row->check.execution_cpu_ns / 1e6;
+	double total = cpu_ms() - st->start_cpu;
+
+	fprintf(stderr, "timings:      CPU ms: load %.1f, lower bound %.1f, plan %.1f, geometric check %.1f, execution check %.1f, write %.1f, rest %.1f; total %.1f CPU ms, %.1f wall ms\n",
+		st->load, st->bound, plan, geo, exe, st->write,
+		total - st->load - st->bound - plan - geo - exe - st->write,
+		total, clock_ms(CLOCK_MONOTONIC) - st->start_wall);
+}
+
 /* Progress of a long search, on stderr. */
 static void print_progress(void *user, const struct ab_progress *pr)
 {
@@ -54,6 +91,9 @@ int cmd_plan(struct args *a)
 	struct ab_row row = { 0 };
 	char *options;
 	int code;
+	struct stage_times st = { .start_cpu = cpu_ms(),
+				  .start_wall = clock_ms(CLOCK_MONOTONIC) };
+	double t;
 	/* the summary makes way for a plan or curve written to stdout */
 	FILE *so = (a->emit_plan && !strcmp(a->emit_plan, "-")) ||
 		   (a->emit_live && !strcmp(a->emit_live, "-")) ? stderr : stdout;
@@ -75,16 +115,20 @@ int cmd_plan(struct args *a)
 		return EXIT_USAGE;
 	}
 	a->plan.align = a->aligns[0];
+	t = cpu_ms();
 	if (ab_input_load(a->pos[0], &a->load, &in, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
+	st.load = cpu_ms() - t;
 	if (ab_plan_alloc(&plan, in.problem.n)) {
 		fprintf(stderr, "arenabench: out of memory\n");
 		ab_input_free(&in);
 		return EXIT_USAGE;
 	}
+	t = cpu_ms();
 	row.lower_bound_bytes = ab_lower_bound(&in.problem, NULL);
+	st.bound = cpu_ms() - t;
 	a->plan.progress = print_progress;
 	a->plan.progress_user = in.path;
 	ab_plan_and_check(&in, pl, &a->plan, &plan, &row, NULL);
@@ -145,6 +189,7 @@ int cmd_plan(struct args *a)
 	code = row.check.valid ? 0 : EXIT_INVALID;
 	if (!row.check.valid)
 		fprintf(stderr, "arenabench: INVALID PLAN: %s\n", row.check.message ? row.check.message : "?");
+	t = cpu_ms();
 	if (a->emit_plan && row.check.valid && ab_write_plan_file(a->emit_plan, &in.problem, &plan, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
@@ -155,6 +200,7 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		code = EXIT_USAGE;
 	}
+	st.write = cpu_ms() - t;
 	if (a->capacity && code == 0)
 		code = answer_capacity(so, a->capacity, &row, pl);
 done:
@@ -162,6 +208,8 @@ done:
 	free(row.tier_peaks);
 	ab_plan_free(&plan);
 	ab_input_free(&in);
+	if (a->timings)
+		print_timings(&st, &row);
 	return code;
 }
 

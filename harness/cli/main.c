@@ -3,6 +3,7 @@
  * the exit codes; options.c for the options, cmd_<name>.c for a command.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -157,6 +158,16 @@ int main(int argc, char **argv)
 
 	/* The ONNX importer is linked here (not in libarenabench.a). */
 	ab_input_set_onnx_loader(ab_onnx_load);
+	/* Freed memory stays with the process for the next stage.  glibc
+	 * gives a large array its own mapping (from 128 KiB; the threshold
+	 * then follows the largest one freed) and unmaps it on free, so each
+	 * stage of a 10^6-buffer plan (parse, bound, plan, both checks)
+	 * faulted its arrays in afresh, page by page: page faults were 14 %
+	 * of perf's samples of the whole command (docs/scaling.md, the whole
+	 * command).  Arrays up to 32 MiB (glibc's largest threshold) now come
+	 * from the heap, which is never trimmed. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, -1);
 	if (argc < 2) {
 		cli_usage(stderr);
 		return EXIT_USAGE;

@@ -24,7 +24,7 @@ enum {
 	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
-	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY,
+	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY, O_TIMINGS,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -86,6 +86,8 @@ static const struct option_doc table[] = {
 	  "the plan in minimalloc's solution format" },
 	{ { "emit-live", required_argument, NULL, O_EMIT_LIVE }, CMD_PLAN, "FILE",
 	  "the live-bytes curve: step,live_bytes,lower_bound_bytes" },
+	{ { "timings", no_argument, NULL, O_TIMINGS }, CMD_PLAN, NULL,
+	  "the CPU time of each stage (load, lower bound, plan, both checks, writing) on stderr" },
 	{ { "capacity", required_argument, NULL, O_CAPACITY }, CMD_PLAN, "C",
 	  "does it fit in C bytes (units B, KiB, MiB, GiB)? exit 0 fits, 3 does not, 4 unknown" },
 	{ { "plot", required_argument, NULL, O_PLOT }, CMD_EXPLAIN, "F.svg",
@@ -580,6 +582,9 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		return parse_bytes(o, v, &a->plot_min_bytes);
 	case O_PLOT_STEPS:
 		return parse_steps(o, v, a);
+	case O_TIMINGS:
+		a->timings = true;
+		return 0;
 	case O_BUFFERS:
 		a->buffers = true;
 		return 0;

@@ -177,6 +177,9 @@ struct ab_problem {
 	struct ab_buffer *buf;
 	int64_t *id;              /* external id (CSV id or tensor index) */
 	char **label;             /* CSV id text (ids may be names), or NULL */
+	char *label_text;         /* when set, every label[i] points into this
+				   * one block (freed once), else each label
+				   * is its own allocation */
 	char **csv_name;          /* a CSV's optional 'name' column, or NULL */
 	uint8_t csv_words[3];     /* its header's words for id, lower, upper
 				   * (problem_csv.c's aliases; 0 = those) */
@@ -504,8 +507,9 @@ struct ab_key_index {
 };
 
 /* Sorts by key ascending; equal keys keep their input order (stable).
- * O(n * passes): 16-bit digits (8-bit below 65536 items), digits equal in
- * every key skipped.  Below 64 items, insertion sort. */
+ * O(n * passes) over the bits that differ between keys, in passes of at
+ * most 11 bits (8 below 65536 items; a 20-bit time takes 2 passes),
+ * digits equal in every key skipped.  Below 64 items, insertion sort. */
 int ab_sort_key_index(struct ab_key_index *a, size_t n);
 
 /* ----------------------------------------------------------------- memory */
@@ -514,7 +518,8 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n);
  * from 1 MiB on, the block is aligned to and rounded up to 2 MiB and the
  * kernel is asked to back it with transparent huge pages, so touching it
  * costs a page fault a 2 MiB instead of every 4 KiB, and random reads
- * miss the TLB less.  Freed with free(). */
+ * miss the TLB less (a fault costs microseconds in a virtual machine).
+ * Freed with free(); NULL when out of memory. */
 void *ab_alloc_large(size_t bytes);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */

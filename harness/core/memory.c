@@ -1,4 +1,5 @@
 /* Large arrays on transparent huge pages: see arenabench.h. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,6 +15,8 @@ void *ab_alloc_large(size_t bytes)
 
 	if (bytes < HUGE_PAGE / 2)
 		return malloc(bytes ? bytes : 1);
+	if (bytes > SIZE_MAX - HUGE_PAGE)
+		return NULL;
 	rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 	q = aligned_alloc(HUGE_PAGE, rounded);
 #ifdef MADV_HUGEPAGE

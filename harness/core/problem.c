@@ -32,10 +32,11 @@ void ab_problem_free(struct ab_problem *p)
 		for (size_t i = 0; i < p->n; i++)
 			free(p->csv_name[i]);
 	free(p->csv_name);
-	if (p->label)
+	if (p->label && !p->label_text)
 		for (size_t i = 0; i < p->n; i++)
 			free(p->label[i]);
 	free(p->label);
+	free(p->label_text);
 	free(p->buf);
 	free(p->id);
 	free(p->tensor);
@@ -54,27 +55,105 @@ uint64_t ab_sum_bytes(const struct ab_problem *p)
 	return s;
 }
 
+/* Room for k profile entries. */
+static int profile_alloc(struct ab_live_profile *lp, size_t k)
+{
+	lp->time = malloc((k + 1) * sizeof(*lp->time));
+	lp->bytes = malloc((k + 1) * sizeof(*lp->bytes));
+	lp->buffers = malloc((k + 1) * sizeof(*lp->buffers));
+	if (!lp->time || !lp->bytes || !lp->buffers) {
+		ab_live_profile_free(lp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The profile from per-time deltas when the times span at most 2n + 64
+ * steps from 0: O(n + span), sequential but for the n scattered adds.
+ * 1 when the times do not allow it (nothing done). */
+static int live_profile_dense(const struct ab_problem *p,
+			      struct ab_live_profile *lp)
+{
+	uint64_t span = 0;
+	int64_t *delta;
+	int32_t *moved;
+	uint64_t *seen;
+	size_t k = 0;
+	int64_t bytes = 0, count = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->buf[i].first < 0 || p->buf[i].last < p->buf[i].first)
+			return 1;
+		if ((uint64_t)p->buf[i].last + 2 > span)
+			span = (uint64_t)p->buf[i].last + 2; /* an end is at last + 1 */
+	}
+	if (span > 2 * (uint64_t)p->n + 64)
+		return 1;
+	delta = ab_alloc_large(span * sizeof(*delta));
+	moved = ab_alloc_large(span * sizeof(*moved));
+	seen = calloc(span / 64 + 1, sizeof(*seen));
+	if (!delta || !moved || !seen) {
+		free(delta);
+		free(moved);
+		free(seen);
+		return -ENOMEM;
+	}
+	memset(delta, 0, span * sizeof(*delta));
+	memset(moved, 0, span * sizeof(*moved));
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t a = (uint64_t)p->buf[i].first, b = (uint64_t)p->buf[i].last + 1;
+
+		delta[a] += (int64_t)p->buf[i].size;
+		delta[b] -= (int64_t)p->buf[i].size;
+		moved[a]++;
+		moved[b]--;
+		seen[a / 64] |= 1ull << (a % 64);
+		seen[b / 64] |= 1ull << (b % 64);
+	}
+	for (size_t w = 0; w <= span / 64; w++)
+		k += (size_t)__builtin_popcountll(seen[w]);
+	if (profile_alloc(lp, k) == 0) {
+		k = 0;
+		for (uint64_t t = 0; t < span; t++) {
+			if (!(seen[t / 64] >> (t % 64) & 1))
+				continue;
+			bytes += delta[t];
+			count += moved[t];
+			lp->time[k] = (int64_t)t;
+			lp->bytes[k] = (uint64_t)bytes;
+			lp->buffers[k] = (size_t)count;
+			k++;
+		}
+		lp->n = k;
+	}
+	free(delta);
+	free(moved);
+	free(seen);
+	return lp->time ? 0 : -ENOMEM;
+}
+
 /*
  * The live profile: at each distinct time where something starts or ends,
- * the bytes and buffers live from that time on.  O(n log n) by sorting the
- * 2n events; no array over the (possibly huge) time range.
+ * the bytes and buffers live from that time on.  Times within 2n + 64
+ * steps of 0: per-time deltas, O(n + steps); else O(n log n) by sorting
+ * the 2n events, no array over the (possibly huge) time range.
  */
 int ab_live_profile(const struct ab_problem *p, struct ab_live_profile *lp)
 {
 	struct ab_key_index *ev = NULL;
 	size_t ne = 2 * p->n, k = 0;
 	int64_t bytes = 0, count = 0;
+	int rc;
 
 	memset(lp, 0, sizeof(*lp));
 	if (p->n == 0)
 		return 0;
-	ev = malloc(ne * sizeof(*ev));
-	lp->time = malloc(ne * sizeof(*lp->time));
-	lp->bytes = malloc(ne * sizeof(*lp->bytes));
-	lp->buffers = malloc(ne * sizeof(*lp->buffers));
-	if (!ev || !lp->time || !lp->bytes || !lp->buffers) {
+	rc = live_profile_dense(p, lp);
+	if (rc <= 0)
+		return rc;
+	ev = ab_alloc_large(ne * sizeof(*ev));
+	if (!ev || profile_alloc(lp, ne)) {
 		free(ev);
-		ab_live_profile_free(lp);
 		return -ENOMEM;
 	}
 	/* Key: time * 2 (+1 for an end) so starts sort before ends that share

@@ -75,7 +75,7 @@ int ab_read_file(const char *path, char **text, size_t *len,
 
 	if (rc)
 		return rc;
-	buf = malloc((size_t)size + 1);
+	buf = ab_alloc_large((size_t)size + 1);
 	if (!buf) {
 		fclose(f);
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
@@ -91,6 +91,20 @@ int ab_read_file(const char *path, char **text, size_t *len,
 	*text = buf;
 	*len = n;
 	return 0;
+}
+
+char *ab_put_u64(char *p, uint64_t v)
+{
+	char digits[20];
+	int k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*p++ = digits[--k];
+	return p;
 }
 
 void ab_line_reader_init(struct ab_line_reader *lr, const char *text,

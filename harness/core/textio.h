@@ -21,6 +21,10 @@ int ab_open_input(const char *path, uint64_t limit, FILE **f,
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err);
 
+/* v in decimal at p, without a NUL (at most 20 bytes); returns the end.
+ * For writers that format a row in a buffer, not a printf a field. */
+char *ab_put_u64(char *p, uint64_t v);
+
 /* Yields lines of text (without "\n" or "\r\n") in a private copy. */
 struct ab_line_reader {
 	const char *text;

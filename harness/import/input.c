@@ -10,11 +10,36 @@
 #include "import/expand.h"
 #include "import/graph_text.h"
 
-/* Distinct times of a CSV problem: its "operators". */
+/* Distinct times of a CSV problem (first and last uses): its
+ * "operators".  A bitmap over the steps when they number at most 64 per
+ * buffer (the parser's times are 0 .. steps-1), else a sort of the 2n
+ * times. */
 static size_t distinct_times(const struct ab_problem *p)
 {
-	struct ab_key_index *t = malloc((2 * p->n + 1) * sizeof(*t));
 	size_t n = 0;
+
+	if (p->steps >= 0 && (uint64_t)p->steps / 64 <= p->n) {
+		uint64_t *seen = calloc((size_t)p->steps / 64 + 1, sizeof(*seen));
+
+		if (!seen)
+			return 0;
+		for (size_t i = 0; i < p->n; i++) {
+			uint32_t a = (uint32_t)p->buf[i].first, b = (uint32_t)p->buf[i].last;
+
+			if (a >= (uint32_t)p->steps || b >= (uint32_t)p->steps) {
+				free(seen); /* outside the steps: count by sorting */
+				goto sort;
+			}
+			seen[a / 64] |= 1ull << (a % 64);
+			seen[b / 64] |= 1ull << (b % 64);
+		}
+		for (size_t w = 0; w <= (size_t)p->steps / 64; w++)
+			n += (size_t)__builtin_popcountll(seen[w]);
+		free(seen);
+		return n;
+	}
+sort:;
+	struct ab_key_index *t = malloc((2 * p->n + 1) * sizeof(*t));
 
 	if (!t)
 		return 0;

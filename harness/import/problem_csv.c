@@ -85,31 +85,121 @@ static int split_fields(char *line, char **f, int max)
 	}
 }
 
+/* A whole field as a decimal integer, read as strtoll reads it in the C
+ * locale, without its locale look-ups: an optional '-', then digits (a
+ * '+' or a leading space is refused, as the fields are trimmed).
+ * -EOVERFLOW outside the signed 64-bit range, even with text after the
+ * digits (strtoll reports the range first); -EINVAL without digits or
+ * with text after them. */
 static int parse_i64(const char *s, int64_t *v)
 {
-	char *end;
-	long long x;
+	bool neg = *s == '-', over = false;
+	const char *d = s + neg;
+	uint64_t x = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 
-	if (!*s || !(isdigit((unsigned char)*s) || *s == '-'))
+	if (*d < '0' || *d > '9')
 		return -EINVAL;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno == ERANGE)
+	for (; *d >= '0' && *d <= '9'; d++) {
+		unsigned digit = (unsigned)(*d - '0');
+
+		if (x > (limit - digit) / 10)
+			over = true; /* the digits still run to their end */
+		else
+			x = x * 10 + digit;
+	}
+	if (over)
 		return -EOVERFLOW;
-	if (*end)
+	if (*d)
 		return -EINVAL;
-	*v = x;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x; /* 0 - 2^63 is INT64_MIN */
 	return 0;
+}
+
+/* An id written the one way a number is (digits, no leading zero but
+ * "0" itself): two such ids are the same text exactly when their values
+ * are equal, and no other id can be the same text as one. */
+static bool canonical_number(const char *label)
+{
+	return label[0] >= '1' ? true : label[0] == '0' && label[1] == 0;
+}
+
+/* The first row whose id an earlier row already has (ids are text), or
+ * SIZE_MAX.  Canonical numbers (numeric[i]; their values in id[]) are
+ * compared as numbers: a bitmap over the values when they are at most
+ * 64 n, else sorted; the other ids through a string map, in row order,
+ * up to the first repeat found so far.  O(n) but the sort's passes. */
+static int first_repeated_id(const struct ab_problem *p, const uint8_t *numeric,
+			     size_t *first)
+{
+	size_t n = p->n, best = SIZE_MAX, m = 0;
+	uint64_t top = 0;
+	struct ab_strmap ids = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (numeric[i]) {
+			m++;
+			if ((uint64_t)p->id[i] > top)
+				top = (uint64_t)p->id[i];
+		}
+	if (m && top / 64 <= n) {
+		uint64_t *seen = calloc(top / 64 + 1, sizeof(*seen));
+
+		if (!seen)
+			return -ENOMEM;
+		for (size_t i = 0; i < n && best == SIZE_MAX; i++) {
+			uint64_t v = (uint64_t)p->id[i], bit = 1ull << (v % 64);
+
+			if (!numeric[i])
+				continue;
+			if (seen[v / 64] & bit)
+				best = i;
+			seen[v / 64] |= bit;
+		}
+		free(seen);
+	} else if (m) {
+		struct ab_key_index *by_value = malloc(m * sizeof(*by_value));
+
+		if (!by_value)
+			return -ENOMEM;
+		m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (numeric[i])
+				by_value[m++] = (struct ab_key_index){ (uint64_t)p->id[i], (uint32_t)i };
+		if (ab_sort_key_index(by_value, m)) {
+			free(by_value);
+			return -ENOMEM;
+		}
+		/* stable: within equal values, rows in order; the second is
+		 * that value's first repeat */
+		for (size_t k = 1; k < m; k++)
+			if (by_value[k].key == by_value[k - 1].key &&
+			    by_value[k].index < best)
+				best = by_value[k].index;
+		free(by_value);
+	}
+	rc = ab_strmap_init(&ids, 1024);
+	for (size_t i = 0; !rc && i < n && i < best; i++)
+		if (!numeric[i]) {
+			rc = ab_strmap_put(&ids, p->label[i], (int64_t)i);
+			if (rc == -EEXIST) {
+				best = i;
+				rc = 0;
+			}
+		}
+	ab_strmap_free(&ids);
+	*first = best;
+	return rc;
 }
 
 int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			 struct ab_problem *out, struct ab_error *err)
 {
 	struct ab_line_reader lr;
-	struct ab_strmap ids = { 0 };
 	int col_at[COL_COUNT], ncols = 0, rc;
-	char *line, *f[16];
-	size_t cap = 0, n = 0;
+	char *line, *f[16], *label_end;
+	uint8_t *numeric = NULL; /* row i's id is a canonical number */
+	size_t cap = 0, n = 0, repeat;
 	int64_t max_upper = 0;
 	uint8_t words[COL_COUNT] = { 0 };
 
@@ -172,8 +262,28 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			goto fail;
 		}
 	memcpy(out->csv_words, words, sizeof(out->csv_words));
-	rc = ab_strmap_init(&ids, 1024);
-	if (rc)
+	/* Every id's text, one after another in one block: an id is part
+	 * of its line, so the ids with their NULs need at most the rest of
+	 * the text and one byte (a last line without a newline). */
+	out->label_text = ab_alloc_large(len - lr.pos + 2);
+	if (!out->label_text)
+		goto fail_oom;
+	label_end = out->label_text;
+	/* At most one row per line left: the arrays are sized once. */
+	cap = 1;
+	for (const char *q = text + lr.pos; (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
+		cap++;
+	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
+	out->id = ab_alloc_large(cap * sizeof(*out->id));
+	out->label = ab_alloc_large(cap * sizeof(*out->label));
+	numeric = malloc(cap);
+	if (col_at[COL_NAME] >= 0)
+		out->csv_name = malloc(cap * sizeof(*out->csv_name));
+	if (col_at[COL_OFFSET] >= 0)
+		out->fixed_offset = malloc(cap * sizeof(*out->fixed_offset));
+	if (!out->buf || !out->id || !out->label || !numeric ||
+	    (col_at[COL_NAME] >= 0 && !out->csv_name) ||
+	    (col_at[COL_OFFSET] >= 0 && !out->fixed_offset))
 		goto fail_oom;
 	/* Rows. */
 	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
@@ -217,8 +327,11 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 				     path, lr.line, f[col_at[COL_ID]]);
 			goto fail;
 		}
+		numeric[n] = 0;
 		if (parse_i64(f[col_at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
 			v[COL_ID] = (int64_t)n;
+		else
+			numeric[n] = canonical_number(f[col_at[COL_ID]]);
 		if (words[COL_UPPER] == WORD_END) {
 			/* inclusive: the buffer lives from start through end */
 			if (v[COL_UPPER] < v[COL_LOWER]) {
@@ -255,36 +368,6 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			rc = ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, lr.line);
 			goto fail;
 		}
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1024;
-			void *b = realloc(out->buf, ncap * sizeof(*out->buf));
-
-			if (!b)
-				goto fail_oom;
-			out->buf = b;
-			b = realloc(out->id, ncap * sizeof(*out->id));
-			if (!b)
-				goto fail_oom;
-			out->id = b;
-			b = realloc(out->label, ncap * sizeof(*out->label));
-			if (!b)
-				goto fail_oom;
-			out->label = b;
-			if (col_at[COL_NAME] >= 0) {
-				b = realloc(out->csv_name, ncap * sizeof(*out->csv_name));
-				if (!b)
-					goto fail_oom;
-				out->csv_name = b;
-			}
-			if (col_at[COL_OFFSET] >= 0) {
-				b = realloc(out->fixed_offset,
-					    ncap * sizeof(*out->fixed_offset));
-				if (!b)
-					goto fail_oom;
-				out->fixed_offset = b;
-			}
-			cap = ncap;
-		}
 		out->buf[n].first = (int32_t)v[COL_LOWER];
 		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
 		out->buf[n].size = (uint64_t)v[COL_SIZE];
@@ -292,11 +375,14 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		out->id[n] = v[COL_ID];
 		if (col_at[COL_OFFSET] >= 0)
 			out->fixed_offset[n] = v[COL_OFFSET];
-		out->label[n] = strdup(f[col_at[COL_ID]]);
+		{
+			size_t idlen = strlen(f[col_at[COL_ID]]) + 1;
+
+			out->label[n] = memcpy(label_end, f[col_at[COL_ID]], idlen);
+			label_end += idlen;
+		}
 		if (col_at[COL_NAME] >= 0)
 			out->csv_name[n] = NULL;
-		if (!out->label[n])
-			goto fail_oom;
 		out->n = n + 1; /* owned from here, freed on failure */
 		if (col_at[COL_NAME] >= 0) {
 			const char *nm = f[col_at[COL_NAME]];
@@ -324,12 +410,12 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		goto fail;
 	}
 	/* Duplicate ids make a solution ambiguous. */
-	for (size_t i = 0; i < n; i++) {
-		if (ab_strmap_put(&ids, out->label[i], (int64_t)i) == -EEXIST) {
-			rc = ab_fail(err, -EINVAL, "%s: buffer id '%s' appears twice (ids must be unique)",
-				     path, out->label[i]);
-			goto fail;
-		}
+	if (first_repeated_id(out, numeric, &repeat))
+		goto fail_oom;
+	if (repeat != SIZE_MAX) {
+		rc = ab_fail(err, -EINVAL, "%s: buffer id '%s' appears twice (ids must be unique)",
+			     path, out->label[repeat]);
+		goto fail;
 	}
 	out->n = n;
 	out->tensor = malloc(n * sizeof(*out->tensor));
@@ -345,13 +431,13 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			     path, out->label[i], out->buf[i].size);
 		goto fail;
 	}
-	ab_strmap_free(&ids);
+	free(numeric);
 	ab_line_reader_free(&lr);
 	return 0;
 fail_oom:
 	rc = ab_fail(err, -ENOMEM, "%s: out of memory", path);
 fail:
-	ab_strmap_free(&ids);
+	free(numeric);
 	ab_line_reader_free(&lr);
 	ab_problem_free(out);
 	return rc;
@@ -401,6 +487,16 @@ int ab_problem_load_csv(const char *path, struct ab_problem *out,
 	return 0;
 }
 
+/* v in decimal at p, a '-' first when negative (ab_put_u64). */
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return ab_put_u64(p, 0 - (uint64_t)v);
+	}
+	return ab_put_u64(p, (uint64_t)v);
+}
+
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		      const struct ab_plan *plan)
 {
@@ -421,21 +517,38 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		fputs(",name", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < p->n; i++) {
+		/* the numbers: 7 fields of at most 20 digits and a sign each */
+		char row[7 * 22], *q = row;
+
 		if (p->label)
 			fputs(p->label[i], f);
 		else
-			fprintf(f, "%" PRId64, p->id[i]);
-		fprintf(f, ",%" PRId32 ",%" PRId64 ",%" PRIu64,
-			p->buf[i].first, (int64_t)p->buf[i].last + (end ? 0 : 1),
-			p->buf[i].size);
-		if (aligned)
-			fprintf(f, ",%" PRIu32, p->buf[i].align);
-		fprintf(f, ",%" PRIu64, plan->offset[i]);
-		if (plan->n_arenas > 1)
-			fprintf(f, ",%u", (unsigned)plan->arena[i]);
-		if (p->csv_name)
-			fprintf(f, ",%s", p->csv_name[i] ? p->csv_name[i] : "");
-		fputc('\n', f);
+			q = put_i64(q, p->id[i]);
+		*q++ = ',';
+		q = put_i64(q, p->buf[i].first);
+		*q++ = ',';
+		q = put_i64(q, (int64_t)p->buf[i].last + (end ? 0 : 1));
+		*q++ = ',';
+		q = ab_put_u64(q, p->buf[i].size);
+		if (aligned) {
+			*q++ = ',';
+			q = ab_put_u64(q, p->buf[i].align);
+		}
+		*q++ = ',';
+		q = ab_put_u64(q, plan->offset[i]);
+		if (plan->n_arenas > 1) {
+			*q++ = ',';
+			q = ab_put_u64(q, plan->arena[i]);
+		}
+		if (p->csv_name) {
+			*q++ = ',';
+			fwrite(row, 1, (size_t)(q - row), f);
+			q = row;
+			if (p->csv_name[i])
+				fputs(p->csv_name[i], f);
+		}
+		*q++ = '\n';
+		fwrite(row, 1, (size_t)(q - row), f);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -15,6 +15,15 @@
 #    after 1 warmup.
 # `plan` includes loading, both plan checks and the summary: it is the
 # user's view, not the planner's time (that is `make scaling`).
+# On each sweep problem, size_first_fit's stage split (`plan --timings`:
+# CPU time of load, lower bound, plan, geometric check, execution check,
+# write) is added to the .meta as stages_<buffers>=..., from one more run
+# that writes its plan (--emit-plan to a temporary file).
+# CLI_BASELINE=/path/to/old/arenabench: on the sweep problems, every
+# planner's command is run in the same hyperfine call as the same command
+# of that binary (hyperfine runs each command's runs in a block, the
+# baseline's first); its rows have kind "baseline", so new/old ratios come
+# from one run on one machine state.
 # hyperfine's CSV columns are read by name.  Runs are sequential.
 set -eu
 
@@ -25,6 +34,7 @@ WARMUP=${CLI_WARMUP:-1}
 RUNS=${CLI_RUNS:-5}
 BENCH_RUNS=${CLI_BENCH_RUNS:-3}
 LIMIT=${CLI_LIMIT:-10}
+BASELINE=${CLI_BASELINE:-}
 OUT=results/hyperfine.csv
 META=results/hyperfine.meta
 
@@ -66,6 +76,21 @@ run_one() {
 			$c["max"] "," $c["user"] "," $c["system"] }' "$tmp/one.csv" >> "$tmp/rows.csv"
 }
 
+# run_pair INPUT BUFFERS PLANNER WARMUP RUNS ARGS: the baseline's
+# command, then this binary's, in one hyperfine call (CLI_BASELINE).
+run_pair() {
+	echo "bench-cli: $4+$5 runs, baseline then new: plan $1 $6" >&2
+	hyperfine --style basic --warmup "$4" --runs "$5" --export-csv "$tmp/one.csv" \
+		"$BASELINE plan $1 $6" "$BIN plan $1 $6" >&2
+	awk -F, -v input="$1" -v buffers="$2" -v planner="$3" \
+		-v warmup="$4" -v runs="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print (NR == 2 ? "baseline" : "synthetic") "," input "," buffers "," planner "," \
+			$c["command"] "," warmup "," runs "," \
+			$c["mean"] "," $c["stddev"] "," $c["median"] "," $c["min"] "," \
+			$c["max"] "," $c["user"] "," $c["system"] }' "$tmp/one.csv" >> "$tmp/rows.csv"
+}
+
 buffers_of() {
 	"$BIN" stats "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["buffers"] }'
 }
@@ -88,8 +113,16 @@ for f in $SYN; do
 			echo "bench-cli: skip $p on $f (exit $rc; over ${LIMIT}s when 124)" >&2
 			continue
 		fi
-		run_one synthetic "$f" "$b" "$p" "$WARMUP" "$RUNS" "$BIN plan $f --planner $p"
+		if [ -n "$BASELINE" ]; then
+			run_pair "$f" "$b" "$p" "$WARMUP" "$RUNS" "--planner $p"
+		else
+			run_one synthetic "$f" "$b" "$p" "$WARMUP" "$RUNS" "$BIN plan $f --planner $p"
+		fi
 	done
+	# the stage split of the whole command, plan written
+	"$BIN" plan "$f" --planner size_first_fit --timings --emit-plan "$tmp/plan.csv" \
+		2>"$tmp/timings" >/dev/null || true
+	echo "stages_$b=$(sed -n 's/^timings: *//p' "$tmp/timings" | tr ',' ';')" >> "$tmp/stages"
 done
 
 run_one bench "graphs/starter graphs/zoo graphs/synthetic" "" "fast" 1 "$BENCH_RUNS" \
@@ -105,6 +138,8 @@ fi
 	echo "hyperfine=$(hyperfine --version | awk '{ print $2 }')"
 	echo "hyperfine_counts=warmup $WARMUP runs $RUNS (plan); warmup 1 runs $BENCH_RUNS (bench --no-timing)"
 	echo "synthetic_limit_seconds=$LIMIT"
+	echo "baseline=${BASELINE:-none}"
+	cat "$tmp/stages" 2>/dev/null || true
 	echo "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 } >> "$tmp/meta"
 cp "$tmp/rows.csv" "$OUT.tmp" && cp "$tmp/meta" "$META.tmp"
