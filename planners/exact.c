@@ -94,11 +94,13 @@
 
 #include "lib/placement.h"
 #include "lib/rng_clock.h"
+#include "lib/skyline.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */
 #define DEFAULT_NODES 1000000ull
 #define DEFAULT_WORK 200000000ull
+#define DEFAULT_SKYLINE_NODES 200000ull /* skyline search (step 9) */
 #define MAX_SEARCHED 4000
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
@@ -1827,6 +1829,38 @@ static uint64_t problem_granule(const struct ab_problem *p,
 	return g ? g : 1;
 }
 
+/* Step 9: the skyline search (planners/lib/skyline.c) for a plan at the
+ * bound itself, i.e. one that wastes nothing; found, it is optimal. */
+static int skyline_at_bound(const struct ab_problem *p,
+			    const struct ab_plan_options *o, struct ab_plan *out,
+			    uint64_t bound, uint64_t budget, double deadline,
+			    double t0, uint64_t *used, bool *timed_out)
+{
+	struct ab_skyline_run run = { .budget = budget, .seed = o->seed,
+				      .deadline = deadline };
+	uint64_t *off = malloc((p->n + 1) * sizeof(*off));
+	int rc;
+
+	if (!off)
+		return -ENOMEM;
+	rc = ab_skyline_fit(p, o, bound, off, &run);
+	if (rc == 1) {
+		memcpy(out->offset, off, p->n * sizeof(*off));
+		ab_plan_finish_single(out, p);
+		rc = 0;
+	}
+	if (o->progress && ab_now_seconds() - t0 >= 1.0) { /* short runs stay quiet */
+		struct ab_progress pr = { "skyline search", out->peak, bound,
+					  run.nodes, ab_now_seconds() - t0 };
+
+		o->progress(o->progress_user, &pr);
+	}
+	*used = run.nodes;
+	*timed_out = *timed_out || run.timed_out;
+	free(off);
+	return rc;
+}
+
 /* The seed: the best fast plan (planners/best_of.c). */
 extern const struct ab_planner ab_planner_best_of;
 
@@ -1915,6 +1949,19 @@ static int plan_exact(const struct ab_problem *p,
 	timed_out = x.timed_out;
 	teardown(&x);
 repair:
+	if (out->peak > bound && !timed_out) {
+		uint64_t more = 0;
+
+		rc = skyline_at_bound(p, o, out, bound, o->budget
+				      ? (budget > used ? (budget - used) / SHARE_DIV : 0)
+				      : DEFAULT_SKYLINE_NODES, deadline, t0, &more,
+				      &timed_out);
+		used += more;
+		if (!o->budget)
+			budget += more; /* the default gives it its own nodes */
+		if (rc)
+			return rc;
+	}
 	if (out->peak > bound && !timed_out && used < budget) {
 		uint64_t more = 0;
 
