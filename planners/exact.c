@@ -45,6 +45,16 @@
  *     peak never rises.  K starts at 24 and grows by half after a run of
  *     failures, to 160.  Above 4000 buffers (or 2 x 10^7 overlapping
  *     pairs) this is the only search: stopped_by = size says so.
+ *  9. Right after the complete search (step 6, or in its place above
+ *     4000 buffers), if the peak is above the bound: a skyline search
+ *     for a plan at the bound itself, one that wastes no byte
+ *     (planners/lib/skyline.c: buffers stacked on the top of those below
+ *     with their lifetimes fixed, the lowest run of steps filled first,
+ *     depth first with a forward check and seeded restarts).  Found, the
+ *     plan is optimal; not found proves nothing.  Measured on fresh
+ *     tilings (docs/planners.md): it finds the optimum of 3 of the 5
+ *     100-150-buffer tilings the branch and bound leaves 2.5-6.5% above,
+ *     and of none with 200 buffers or more.
  *  8. Before the windows, two moves that a time window cannot make (a
  *     buffer living across most steps makes every window hold almost
  *     the whole problem): hole closing (at the busiest step of a buffer
@@ -58,10 +68,13 @@
  *     peak never rises; measured on ../shared/problems/idealloc/ (see
  *     docs/planners.md) they move iopddl S_1 from 1.58% to 0.07% above
  *     max-load and Y_1 from 0.34% to max-load (proved optimal).
- * Notes: the budget counts search nodes (complete search and repairs
- * together; in hole closing and band repair, one node per buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
- * (a node costs O(m)) and no repairs (a larger budget's rest goes to
- * them); above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * Notes: the budget counts search nodes (complete search, skyline search
+ * and repairs together; in hole closing and band repair, one node per
+ * buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
+ * (a node costs O(m)), min(2 x 10^5, 2 x 10^7 / n) more for the skyline
+ * search and no repairs (a larger budget's rest goes to them: a quarter
+ * to the skyline search, the rest to the repairs); above 4000 buffers
+ * 3 x 10^6 repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
  * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
@@ -76,12 +89,16 @@
  * Witnesses, the aligned section bound, the granule and the optimisation
  * loop are arenabench's; the window repair is large-neighbourhood search
  * (Shaw, CP 1998) with this branch and bound as the repair step.
- * Weak spots: proving infeasibility just below an optimum that is above
+ * Weak spots (docs/planners.md lists what was measured and left out:
+ * greedy orders following a tiling's structure, iterated local search
+ * over orders, solution-guided preorders, windows freeing all their
+ * buffers): proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
  * for "no".  The window repair moves the peak little on the known-optimum
- * tilings (make hard: 1.15-1.25 x the optimum at 10^3-10^4 buffers): a
- * window's fixed buffers leave its free ones no room below the peak.
+ * tilings (fresh seeds: 1.08-1.15 x the optimum at 10^3 buffers,
+ * 1.21-1.33 at 10^4): a window's fixed buffers leave its free ones no
+ * room below the peak; the skyline search finds nothing there either.
  * Hole closing and band repair are greedy (lowest offset, one order at a
  * time): on SOMAS pangu 2.6B neither lowers the peak (a hole at the
  * busiest step closes only by moving a chain of short buffers up, which
@@ -100,7 +117,10 @@
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */
 #define DEFAULT_NODES 1000000ull
 #define DEFAULT_WORK 200000000ull
-#define DEFAULT_SKYLINE_NODES 200000ull /* skyline search (step 9) */
+/* skyline search (step 9): min(NODES, WORK / buffers) by default; it
+ * finds nothing on tilings of 300 buffers or more (docs/planners.md) */
+#define DEFAULT_SKYLINE_NODES 200000ull
+#define DEFAULT_SKYLINE_WORK 20000000ull
 #define MAX_SEARCHED 4000
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
@@ -1829,6 +1849,13 @@ static uint64_t problem_granule(const struct ab_problem *p,
 	return g ? g : 1;
 }
 
+static uint64_t skyline_default(const struct ab_problem *p)
+{
+	uint64_t nodes = DEFAULT_SKYLINE_WORK / (p->n ? p->n : 1);
+
+	return nodes < DEFAULT_SKYLINE_NODES ? nodes : DEFAULT_SKYLINE_NODES;
+}
+
 /* Step 9: the skyline search (planners/lib/skyline.c) for a plan at the
  * bound itself, i.e. one that wastes nothing; found, it is optimal. */
 static int skyline_at_bound(const struct ab_problem *p,
@@ -1954,7 +1981,7 @@ repair:
 
 		rc = skyline_at_bound(p, o, out, bound, o->budget
 				      ? (budget > used ? (budget - used) / SHARE_DIV : 0)
-				      : DEFAULT_SKYLINE_NODES, deadline, t0, &more,
+				      : skyline_default(p), deadline, t0, &more,
 				      &timed_out);
 		used += more;
 		if (!o->budget)

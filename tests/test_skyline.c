@@ -26,7 +26,7 @@
  * step, so live bytes = optimum at every step) that the complete search
  * leaves above the optimum (measured with step 9 off, default budget):
  * guillotine, 150 buffers, seed 906, at 1,116,480 bytes, and pinwheel, 100
- * buffers, seed 905, at 1,087,552, which the skyline search solves only
+ * buffers, seed 905, at 1,082,496, which the skyline search solves only
  * with its forward check (run_has_fillers; measured: without it the
  * 200,000 nodes run out).  exact must reach 1,048,576, say optimal, pass
  * both checks, never be above best_of's plan and give the same offsets
