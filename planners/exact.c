@@ -44,17 +44,8 @@
  *     free ones fit below peak - g.  Only moves that fit are taken, so the
  *     peak never rises.  K starts at 24 and grows by half after a run of
  *     failures, to 160.  Above 4000 buffers (or 2 x 10^7 overlapping
- *     pairs) this is the only search: stopped_by = size says so.
- *  9. Right after the complete search (step 6, or in its place above
- *     4000 buffers), if the peak is above the bound: a skyline search
- *     for a plan at the bound itself, one that wastes no byte
- *     (planners/lib/skyline.c: buffers stacked on the top of those below
- *     with their lifetimes fixed, the lowest run of steps filled first,
- *     depth first with a forward check and seeded restarts).  Found, the
- *     plan is optimal; not found proves nothing.  Measured on fresh
- *     tilings (docs/planners.md): it finds the optimum of 3 of the 5
- *     100-150-buffer tilings the branch and bound leaves 2.5-6.5% above,
- *     and of none with 200 buffers or more.
+ *     pairs) this, with steps 8 and 9, is the only search: stopped_by =
+ *     size says so.
  *  8. Before the windows, two moves that a time window cannot make (a
  *     buffer living across most steps makes every window hold almost
  *     the whole problem): hole closing (at the busiest step of a buffer
@@ -68,6 +59,17 @@
  *     peak never rises; measured on ../shared/problems/idealloc/ (see
  *     docs/planners.md) they move iopddl S_1 from 1.58% to 0.07% above
  *     max-load and Y_1 from 0.34% to max-load (proved optimal).
+ *  9. Right after the complete search (step 6, or in its place above
+ *     4000 buffers; so before steps 7 and 8), if the peak is above the
+ *     bound: a skyline search
+ *     for a plan at the bound itself, one that wastes no byte
+ *     (planners/lib/skyline.c: buffers stacked on the top of those below
+ *     with their lifetimes fixed, the lowest run of steps filled first,
+ *     depth first with a forward check and seeded restarts).  Found, the
+ *     plan is optimal; not found proves nothing.  Measured on fresh
+ *     tilings (docs/planners.md): it finds the optimum of 3 of the 5
+ *     100-150-buffer tilings the branch and bound leaves 2.5-6.5% above,
+ *     and of none with 200 buffers or more.
  * Notes: the budget counts search nodes (complete search, skyline search
  * and repairs together; in hole closing and band repair, one node per
  * buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
