@@ -29,7 +29,8 @@
  * no skyline plan fits below C, and it stops (this proves nothing about
  * plans that use holes).
  * Complexity: a node costs O(log T + buffers starting at a + buffers
- * ending at b - 1) (two segment trees with lazy range add, T = steps); a
+ * ending at b - 1) (two segment trees with lazy range add; T <= 2n: the
+ * steps are renumbered to the points where lifetimes start or end); a
  * restart O(T log T) to reset.
  * Measured (docs/planners.md): on fresh tilings it finds the optimum of
  * most guillotine tilings of 100-200 buffers in 600-40,000 nodes, of few
@@ -225,6 +226,7 @@ struct frame {
 
 struct sky {
 	const struct ab_problem *p;
+	struct ab_buffer *cb;      /* the buffers, steps compressed */
 	size_t n, n_sized, steps;
 	uint32_t *bstart, *bucket; /* CSR: sized buffers by first step */
 	uint32_t *estart, *ending; /* CSR: sized buffers by last step */
@@ -263,7 +265,7 @@ static int cand_push(struct sky *s, uint32_t c)
  * random; ties by index. */
 static int order_buckets(struct sky *s, bool random)
 {
-	const struct ab_buffer *B = s->p->buf;
+	const struct ab_buffer *B = s->cb;
 	size_t k = 0;
 	int rc;
 
@@ -287,7 +289,7 @@ static void reset(struct sky *s)
 {
 	memset(s->placed, 0, s->n);
 	for (size_t i = 0; i < s->n; i++)
-		if (!s->p->buf[i].size)
+		if (!s->cb[i].size)
 			s->placed[i] = 1; /* never searched; offset 0 */
 	s->n_placed = 0;
 	seg_clear(&s->top);
@@ -304,7 +306,7 @@ static bool fillers_around(struct sky *s, size_t f, size_t l);
 /* Applies choice c of frame f; false if it breaks C. */
 static bool apply(struct sky *s, struct frame *f, uint32_t c)
 {
-	const struct ab_buffer *B = s->p->buf;
+	const struct ab_buffer *B = s->cb;
 
 	f->did = c;
 	if (c == RAISE) {
@@ -332,7 +334,7 @@ static bool apply(struct sky *s, struct frame *f, uint32_t c)
 
 static void undo(struct sky *s, struct frame *f)
 {
-	const struct ab_buffer *B = s->p->buf;
+	const struct ab_buffer *B = s->cb;
 	uint32_t c = f->did;
 
 	if (c == (uint32_t)s->n)
@@ -370,7 +372,7 @@ static void undo(struct sky *s, struct frame *f)
  */
 static bool run_has_fillers(struct sky *s, size_t t)
 {
-	const struct ab_buffer *B = s->p->buf;
+	const struct ab_buffer *B = s->cb;
 	uint64_t h = seg_get(&s->top, t), left = INF_BYTES, right = INF_BYTES;
 	size_t a = t ? seg_prev_diff_at(&s->top, 1, 0, s->steps - 1, t - 1, h)
 		     : s->steps;
@@ -424,7 +426,7 @@ static bool fillers_around(struct sky *s, size_t f, size_t l)
 /* Lists the choices at the lowest run into a new frame. */
 static int expand(struct sky *s)
 {
-	const struct ab_buffer *B = s->p->buf;
+	const struct ab_buffer *B = s->cb;
 	struct frame *f = &s->fr[s->n_fr++];
 	size_t a, b, from;
 	uint64_t h = seg_leftmost_min(&s->top, &a), left, right;
@@ -519,21 +521,77 @@ static int search(struct sky *s, uint64_t limit)
 	return NOT_FOUND;
 }
 
+static int cmp_i32(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static size_t index_of(const int32_t *a, size_t n, int32_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* s->cb = the buffers with their steps renumbered to the points where
+ * some lifetime starts or ends (same overlaps, at most 2n steps: a
+ * minimalloc problem numbers its steps up to 10^6). */
+static int compress_steps(struct sky *s)
+{
+	const struct ab_buffer *B = s->p->buf;
+	int32_t *pt = malloc((2 * s->n + 1) * sizeof(*pt));
+	size_t k = 0, u = 0;
+
+	s->cb = malloc((s->n + 1) * sizeof(*s->cb));
+	if (!pt || !s->cb) {
+		free(pt);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (B[i].size) {
+			pt[k++] = B[i].first;
+			pt[k++] = B[i].last + 1;
+		}
+	qsort(pt, k, sizeof(*pt), cmp_i32);
+	for (size_t j = 0; j < k; j++)
+		if (!u || pt[j] != pt[u - 1])
+			pt[u++] = pt[j];
+	for (size_t i = 0; i < s->n; i++) {
+		s->cb[i] = B[i];
+		s->cb[i].first = s->cb[i].last = 0;
+		if (B[i].size) {
+			s->cb[i].first = (int32_t)index_of(pt, u, B[i].first);
+			s->cb[i].last = (int32_t)index_of(pt, u, B[i].last + 1) - 1;
+		}
+	}
+	s->steps = u > 1 ? u - 1 : 1;
+	free(pt);
+	return 0;
+}
+
 static int setup(struct sky *s, const struct ab_problem *p,
 		 const struct ab_plan_options *o)
 {
-	const struct ab_buffer *B = p->buf;
+	const struct ab_buffer *B;
 	size_t n = p->n;
 	uint32_t *fill;
 
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->n = n;
-	for (size_t i = 0; i < n; i++)
-		if (B[i].size && (size_t)B[i].last + 1 > s->steps)
-			s->steps = (size_t)B[i].last + 1;
-	if (!s->steps)
-		s->steps = 1;
+	if (compress_steps(s))
+		return -ENOMEM;
+	B = s->cb;
 	s->bstart = calloc(s->steps + 2, sizeof(*s->bstart));
 	s->estart = calloc(s->steps + 2, sizeof(*s->estart));
 	s->bucket = malloc((n + 1) * sizeof(*s->bucket));
@@ -581,6 +639,7 @@ static int setup(struct sky *s, const struct ab_problem *p,
 
 static void teardown(struct sky *s)
 {
+	free(s->cb);
 	free(s->bstart);
 	free(s->estart);
 	free(s->bucket);
