@@ -67,14 +67,15 @@
  *     with their lifetimes fixed, the lowest run of steps filled first,
  *     depth first with a forward check and seeded restarts).  Found, the
  *     plan is optimal; not found proves nothing.  Measured on fresh
- *     tilings (docs/planners.md): it finds the optimum of 3 of the 5
- *     100-150-buffer tilings the branch and bound leaves 2.5-6.5% above,
- *     and of none with 200 buffers or more.
+ *     tilings (docs/planners.md): it finds the optimum of 5 of the 9
+ *     100-300-buffer tilings the branch and bound leaves 1.8-10.9% above,
+ *     and of none with 1,000 buffers or more.
  * Notes: the budget counts search nodes (complete search, skyline search
  * and repairs together; in hole closing and band repair, one node per
  * buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
- * (a node costs O(m)), min(2 x 10^5, 2 x 10^7 / n) more for the skyline
- * search and no repairs (a larger budget's rest goes to them: a quarter
+ * (a node costs O(m)), min(2 x 10^6, 4 x 10^8 / n) more for the skyline
+ * search, times the share of steps whose live bytes are within a granule
+ * of the bound (where its forward check bites), and no repairs (a larger budget's rest goes to them: a quarter
  * to the skyline search, the rest to the repairs); above 4000 buffers
  * 3 x 10^6 repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
@@ -119,10 +120,11 @@
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */
 #define DEFAULT_NODES 1000000ull
 #define DEFAULT_WORK 200000000ull
-/* skyline search (step 9): min(NODES, WORK / buffers) by default; it
- * finds nothing on tilings of 300 buffers or more (docs/planners.md) */
-#define DEFAULT_SKYLINE_NODES 200000ull
-#define DEFAULT_SKYLINE_WORK 20000000ull
+/* skyline search (step 9): min(NODES, WORK / buffers) by default (a node
+ * costs about 2 us; it finds nothing on tilings of 1,000 buffers or more,
+ * docs/planners.md) */
+#define DEFAULT_SKYLINE_NODES 2000000ull
+#define DEFAULT_SKYLINE_WORK 400000000ull
 #define MAX_SEARCHED 4000
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
@@ -1851,11 +1853,34 @@ static uint64_t problem_granule(const struct ab_problem *p,
 	return g ? g : 1;
 }
 
-static uint64_t skyline_default(const struct ab_problem *p)
+/* The skyline search's default nodes: min(NODES, WORK / buffers) times
+ * the share of steps whose live bytes are within a granule of the bound,
+ * the only steps where its forward check bites (all of a tiling's; few
+ * of minimalloc's D, where it would otherwise add 7 s and find nothing).
+ * Returns 0 or -ENOMEM. */
+static int skyline_default(const struct ab_problem *p, uint64_t bound,
+			   uint64_t g, uint64_t *nodes)
 {
-	uint64_t nodes = DEFAULT_SKYLINE_WORK / (p->n ? p->n : 1);
+	struct ab_live_profile lp;
+	uint64_t full = 0, all = 0;
+	int rc = ab_live_profile(p, &lp);
 
-	return nodes < DEFAULT_SKYLINE_NODES ? nodes : DEFAULT_SKYLINE_NODES;
+	if (rc)
+		return rc;
+	for (size_t k = 0; k + 1 < lp.n; k++) {
+		uint64_t len = (uint64_t)(lp.time[k + 1] - lp.time[k]);
+
+		all += len;
+		if (lp.bytes[k] + g > bound)
+			full += len;
+	}
+	ab_live_profile_free(&lp);
+	*nodes = DEFAULT_SKYLINE_WORK / (p->n ? p->n : 1);
+	if (*nodes > DEFAULT_SKYLINE_NODES)
+		*nodes = DEFAULT_SKYLINE_NODES;
+	if (all)
+		*nodes = (uint64_t)((double)*nodes * (double)full / (double)all);
+	return 0;
 }
 
 /* Step 9: the skyline search (planners/lib/skyline.c) for a plan at the
@@ -1979,12 +2004,14 @@ static int plan_exact(const struct ab_problem *p,
 	teardown(&x);
 repair:
 	if (out->peak > bound && !timed_out) {
-		uint64_t more = 0;
+		uint64_t more = 0, nodes = 0;
 
-		rc = skyline_at_bound(p, o, out, bound, o->budget
-				      ? (budget > used ? (budget - used) / SHARE_DIV : 0)
-				      : skyline_default(p), deadline, t0, &more,
-				      &timed_out);
+		if (o->budget)
+			nodes = budget > used ? (budget - used) / SHARE_DIV : 0;
+		else if ((rc = skyline_default(p, bound, g, &nodes)))
+			return rc;
+		rc = skyline_at_bound(p, o, out, bound, nodes, deadline, t0,
+				      &more, &timed_out);
 		used += more;
 		if (!o->budget)
 			budget += more; /* the default gives it its own nodes */

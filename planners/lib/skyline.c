@@ -25,7 +25,9 @@
  * a few thousand nodes by one order and not in 200,000 by another), so it
  * restarts every RESTART_NODES_PER_BUFFER x buffers nodes, the first run
  * longest lifetime first, the others in seeded random orders, until the
- * node budget is spent.  A run that ends under its limit was exhaustive:
+ * node budget is spent (measured: restarts every 2, 4, 8, 16, 32 x n
+ * nodes or on the Luby sequence solve the same tilings; 2 x n the
+ * fastest).  A run that ends under its limit was exhaustive:
  * no skyline plan fits below C, and it stops (this proves nothing about
  * plans that use holes).
  * Complexity: a node costs O(log T + buffers starting at a + buffers
@@ -33,9 +35,10 @@
  * steps are renumbered to the points where lifetimes start or end); a
  * restart O(T log T) to reset.
  * Measured (docs/planners.md): on fresh tilings it finds the optimum of
- * most guillotine tilings of 100-200 buffers in 600-40,000 nodes, of few
- * pinwheel tilings above 100, and of none at 300 or more; neither looser
- * capacities nor fail-first run selection helped there.
+ * the guillotine tilings of 150-300 buffers that exact's branch and bound
+ * leaves above it, in 0.2-1.9 million nodes, of one pinwheel of 100 and
+ * of none at 1,000 or more; neither looser capacities nor fail-first run
+ * selection helped there.
  */
 #include "lib/skyline.h"
 
@@ -48,7 +51,7 @@
 
 #define INF_BYTES UINT64_MAX
 #define RAISE UINT32_MAX
-#define RESTART_NODES_PER_BUFFER 8
+#define RESTART_NODES_PER_BUFFER 2
 
 /* Range add, min and max over steps [0, n). */
 struct seg {
