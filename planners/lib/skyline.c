@@ -531,21 +531,6 @@ static int cmp_i32(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static size_t index_of(const int32_t *a, size_t n, int32_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* s->cb = the buffers with their steps renumbered to the points where
  * some lifetime starts or ends (same overlaps, at most 2n steps: a
  * minimalloc problem numbers its steps up to 10^6). */
@@ -573,8 +558,9 @@ static int compress_steps(struct sky *s)
 		s->cb[i] = B[i];
 		s->cb[i].first = s->cb[i].last = 0;
 		if (B[i].size) {
-			s->cb[i].first = (int32_t)index_of(pt, u, B[i].first);
-			s->cb[i].last = (int32_t)index_of(pt, u, B[i].last + 1) - 1;
+			/* the point's index = the points below it */
+			s->cb[i].first = (int32_t)ab_count_le_i32(pt, u, B[i].first - 1);
+			s->cb[i].last = (int32_t)ab_count_le_i32(pt, u, B[i].last) - 1;
 		}
 	}
 	s->steps = u > 1 ? u - 1 : 1;
