@@ -44,7 +44,8 @@
  *     free ones fit below peak - g.  Only moves that fit are taken, so the
  *     peak never rises.  K starts at 24 and grows by half after a run of
  *     failures, to 160.  Above 4000 buffers (or 2 x 10^7 overlapping
- *     pairs) this is the only search: stopped_by = size says so.
+ *     pairs) this, with steps 8 and 9, is the only search: stopped_by =
+ *     size says so.
  *  8. Before the windows, two moves that a time window cannot make (a
  *     buffer living across most steps makes every window hold almost
  *     the whole problem): hole closing (at the busiest step of a buffer
@@ -58,10 +59,25 @@
  *     peak never rises; measured on ../shared/problems/idealloc/ (see
  *     docs/planners.md) they move iopddl S_1 from 1.58% to 0.07% above
  *     max-load and Y_1 from 0.34% to max-load (proved optimal).
- * Notes: the budget counts search nodes (complete search and repairs
- * together; in hole closing and band repair, one node per buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
- * (a node costs O(m)) and no repairs (a larger budget's rest goes to
- * them); above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ *  9. Right after the complete search (step 6, or in its place above
+ *     4000 buffers; so before steps 7 and 8), if the peak is above the
+ *     bound: a skyline search
+ *     for a plan at the bound itself, one that wastes no byte
+ *     (planners/lib/skyline.c: buffers stacked on the top of those below
+ *     with their lifetimes fixed, the lowest run of steps filled first,
+ *     depth first with a forward check and seeded restarts).  Found, the
+ *     plan is optimal; not found proves nothing.  Measured on fresh
+ *     tilings (docs/planners.md): it finds the optimum of 5 of the 9
+ *     100-300-buffer tilings the branch and bound leaves 1.8-10.9% above,
+ *     and of none with 1,000 buffers or more.
+ * Notes: the budget counts search nodes (complete search, skyline search
+ * and repairs together; in hole closing and band repair, one node per
+ * buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
+ * (a node costs O(m)), min(2 x 10^6, 4 x 10^8 / n) more for the skyline
+ * search, times the share of steps whose live bytes are within a granule
+ * of the bound (where its forward check bites), and no repairs (a larger budget's rest goes to them: a quarter
+ * to the skyline search, the rest to the repairs); above 4000 buffers
+ * 3 x 10^6 repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
  * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
@@ -76,12 +92,16 @@
  * Witnesses, the aligned section bound, the granule and the optimisation
  * loop are arenabench's; the window repair is large-neighbourhood search
  * (Shaw, CP 1998) with this branch and bound as the repair step.
- * Weak spots: proving infeasibility just below an optimum that is above
+ * Weak spots (docs/planners.md lists what was measured and left out:
+ * greedy orders following a tiling's structure, iterated local search
+ * over orders, solution-guided preorders, windows freeing all their
+ * buffers): proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
  * for "no".  The window repair moves the peak little on the known-optimum
- * tilings (make hard: 1.15-1.25 x the optimum at 10^3-10^4 buffers): a
- * window's fixed buffers leave its free ones no room below the peak.
+ * tilings (fresh seeds: 1.08-1.15 x the optimum at 10^3 buffers,
+ * 1.21-1.33 at 10^4): a window's fixed buffers leave its free ones no
+ * room below the peak; the skyline search finds nothing there either.
  * Hole closing and band repair are greedy (lowest offset, one order at a
  * time): on SOMAS pangu 2.6B neither lowers the peak (a hole at the
  * busiest step closes only by moving a chain of short buffers up, which
@@ -100,11 +120,17 @@
 
 #include "lib/placement.h"
 #include "lib/rng_clock.h"
+#include "lib/skyline.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
  * costs O(m): about 2.5 s on minimalloc's D (m = 213), the slowest. */
 #define DEFAULT_NODES 1000000ull
 #define DEFAULT_WORK 200000000ull
+/* skyline search (step 9): min(NODES, WORK / buffers) by default (a node
+ * costs about 2 us; it finds nothing on tilings of 1,000 buffers or more,
+ * docs/planners.md) */
+#define DEFAULT_SKYLINE_NODES 2000000ull
+#define DEFAULT_SKYLINE_WORK 400000000ull
 #define MAX_SEARCHED 4000
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
@@ -1833,6 +1859,68 @@ static uint64_t problem_granule(const struct ab_problem *p,
 	return g ? g : 1;
 }
 
+/* The skyline search's default nodes: min(NODES, WORK / buffers) times
+ * the share of steps whose live bytes are within a granule of the bound,
+ * the only steps where its forward check bites (all of a tiling's; few
+ * of minimalloc's D, where it would otherwise add 7 s and find nothing).
+ * Returns 0 or -ENOMEM. */
+static int skyline_default(const struct ab_problem *p, uint64_t bound,
+			   uint64_t g, uint64_t *nodes)
+{
+	struct ab_live_profile lp;
+	uint64_t full = 0, all = 0;
+	int rc = ab_live_profile(p, &lp);
+
+	if (rc)
+		return rc;
+	for (size_t k = 0; k + 1 < lp.n; k++) {
+		uint64_t len = (uint64_t)(lp.time[k + 1] - lp.time[k]);
+
+		all += len;
+		if (lp.bytes[k] + g > bound)
+			full += len;
+	}
+	ab_live_profile_free(&lp);
+	*nodes = DEFAULT_SKYLINE_WORK / (p->n ? p->n : 1);
+	if (*nodes > DEFAULT_SKYLINE_NODES)
+		*nodes = DEFAULT_SKYLINE_NODES;
+	if (all)
+		*nodes = (uint64_t)((double)*nodes * (double)full / (double)all);
+	return 0;
+}
+
+/* Step 9: the skyline search (planners/lib/skyline.c) for a plan at the
+ * bound itself, i.e. one that wastes nothing; found, it is optimal. */
+static int skyline_at_bound(const struct ab_problem *p,
+			    const struct ab_plan_options *o, struct ab_plan *out,
+			    uint64_t bound, uint64_t budget, double deadline,
+			    double t0, uint64_t *used, bool *timed_out)
+{
+	struct ab_skyline_run run = { .budget = budget, .seed = o->seed,
+				      .deadline = deadline };
+	uint64_t *off = malloc((p->n + 1) * sizeof(*off));
+	int rc;
+
+	if (!off)
+		return -ENOMEM;
+	rc = ab_skyline_fit(p, o, bound, off, &run);
+	if (rc == 1) {
+		memcpy(out->offset, off, p->n * sizeof(*off));
+		ab_plan_finish_single(out, p);
+		rc = 0;
+	}
+	if (o->progress && ab_now_seconds() - t0 >= 1.0) { /* short runs stay quiet */
+		struct ab_progress pr = { "skyline search", out->peak, bound,
+					  run.nodes, ab_now_seconds() - t0 };
+
+		o->progress(o->progress_user, &pr);
+	}
+	*used = run.nodes;
+	*timed_out = *timed_out || run.timed_out;
+	free(off);
+	return rc;
+}
+
 /* The seed: the best fast plan (planners/best_of.c). */
 extern const struct ab_planner ab_planner_best_of;
 
@@ -1921,6 +2009,21 @@ static int plan_exact(const struct ab_problem *p,
 	timed_out = x.timed_out;
 	teardown(&x);
 repair:
+	if (out->peak > bound && !timed_out) {
+		uint64_t more = 0, nodes = 0;
+
+		if (o->budget)
+			nodes = budget > used ? (budget - used) / SHARE_DIV : 0;
+		else if ((rc = skyline_default(p, bound, g, &nodes)))
+			return rc;
+		rc = skyline_at_bound(p, o, out, bound, nodes, deadline, t0,
+				      &more, &timed_out);
+		used += more;
+		if (!o->budget)
+			budget += more; /* the default gives it its own nodes */
+		if (rc)
+			return rc;
+	}
 	if (out->peak > bound && !timed_out && used < budget) {
 		uint64_t more = 0;
 
