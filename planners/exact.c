@@ -99,6 +99,7 @@
 #include <string.h>
 
 #include "lib/placement.h"
+#include "lib/restarts.h"
 #include "lib/rng_clock.h"
 
 /* Default budget: min(DEFAULT_NODES, DEFAULT_WORK / m) nodes, since a node
@@ -109,6 +110,8 @@
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
 #define SHARE_DIV 4 /* a decision gets 1/SHARE_DIV of the nodes left */
+#define RESTART_SHARE_DIV 16 /* restart_phase: per question, of its nodes */
+#define RESTART_SPREAD 0.1   /* restarts: keys scaled by 1 +- this */
 
 /* search outcomes; negative values are errors */
 enum { FOUND = 1, NOT_FOUND, ABORTED, TIMED_OUT };
@@ -171,6 +174,8 @@ struct exact {
 	uint32_t *raised;          /* clock of the placement that last raised */
 	uint32_t *stamp, *affected, clock;
 	struct rank_key *rank_keys;/* rerank's scratch */
+	double *factor;            /* restarts: a factor per buffer on the
+				    * preorder's keys; NULL = none */
 	struct candidate *scratch; /* order_candidates' scratch */
 	uint32_t *stk;             /* candidate lists, one per frame */
 	size_t n_stk, cap_stk;
@@ -467,6 +472,9 @@ static void rerank(struct exact *x, uint32_t *list, size_t k)
 		v[KEY_WIDTH] = x->width[b];
 		v[KEY_AREA] = x->width[b] * x->size[b];
 		v[KEY_TOTAL] = t;
+		if (x->factor)
+			for (int i = 0; i < 3; i++)
+				v[i] = (uint64_t)((double)v[i] * x->factor[b]);
 		for (int i = 0; i < 3; i++)
 			rk[j].key[i] = v[preorder_keys[x->heuristic][i]];
 		rk[j].b = b;
@@ -644,6 +652,8 @@ static int decide_once(struct exact *x, uint64_t cap, int h, uint64_t limit)
 	for (size_t b = 0; b < x->m; b++)
 		x->stk[x->rank[b]] = (uint32_t)b;
 	x->n_stk = x->m;
+	if (x->factor) /* restarts: the perturbed preorder instead */
+		rerank(x, x->stk, x->m);
 	return solve_pieces(x, 0, (uint32_t)x->n_sec, 0, x->m, 0, 0, false);
 }
 
@@ -1814,6 +1824,71 @@ out:
 	return rc;
 }
 
+/* Restarts at one C: preorder h = i mod 3, its keys scaled by fresh
+ * random factors, node limits on Luby's schedule times m. */
+static int decide_restarts(struct exact *x, uint64_t cap, uint64_t budget,
+			   struct ab_rng *rng)
+{
+	uint64_t start = x->nodes_total, base = x->m;
+	int r = ABORTED;
+
+	x->factor = malloc(x->m * sizeof(*x->factor));
+	if (!x->factor)
+		return -ENOMEM;
+	for (uint64_t i = 1; r == ABORTED; i++) {
+		uint64_t used = x->nodes_total - start;
+		uint64_t limit = ab_luby(i) * base;
+
+		if (used >= budget || x->nodes_total >= x->budget)
+			break;
+		ab_random_factors(x->factor, x->m, RESTART_SPREAD, rng);
+		r = decide_once(x, cap, (int)(i % N_PREORDERS),
+				limit < budget - used ? limit : budget - used);
+	}
+	free(x->factor);
+	x->factor = NULL;
+	return r;
+}
+
+/* A budget above the default buys passes of bisection after the complete
+ * search: C between the proven bound and the incumbent's peak - g, each
+ * question answered by decide_restarts with at most 1/RESTART_SHARE_DIV
+ * of the phase's nodes; a pass that closes without proving starts again
+ * from the bound. */
+static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
+			 uint64_t *bound, uint64_t budget, uint64_t seed)
+{
+	struct ab_rng rng;
+	uint64_t share = budget / RESTART_SHARE_DIV, lo = *bound, hi = 0;
+
+	ab_rng_seed(&rng, seed);
+	x->budget = x->nodes_total + budget;
+	while (*bound < out->peak && !x->timed_out &&
+	       x->nodes_total < x->budget) {
+		uint64_t c;
+		int r;
+
+		if (lo > hi) { /* a new pass */
+			lo = *bound;
+			hi = (out->peak - 1) / g * g;
+		}
+		c = lo + (hi - lo) / g / 2 * g;
+		r = decide_restarts(x, c, share, &rng);
+		if (r < 0)
+			return r;
+		if (r == FOUND) {
+			take(x, out);
+			hi = (out->peak - 1) / g * g;
+		} else if (r == NOT_FOUND) {
+			*bound = c + g;
+			lo = c + g;
+		} else {
+			lo = c + g;
+		}
+	}
+	return 0;
+}
+
 /* The granule of the whole problem: gcd of the sizes and of the
  * alignments > 1 (every canonical offset and peak is a multiple). */
 static uint64_t problem_granule(const struct ab_problem *p,
@@ -1916,6 +1991,12 @@ static int plan_exact(const struct ab_problem *p,
 		} else {
 			lo = c + g;
 		}
+	}
+	if (budget > x.budget && out->peak > bound && !x.timed_out) {
+		rc = restart_phase(&x, out, g, &bound, (budget - x.budget) / 2,
+				   o->seed);
+		if (rc)
+			goto out_free;
 	}
 	used = x.nodes_total;
 	timed_out = x.timed_out;
