@@ -4,7 +4,7 @@
  * Source: M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of Las
  * Vegas algorithms", Information Processing Letters 47 (1993); own code.
  */
-#include "restarts.h"
+#include "lib/restarts.h"
 
 uint64_t ab_luby(uint64_t i)
 {

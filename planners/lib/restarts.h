@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng_clock.h"
+#include "lib/rng_clock.h"
 
 /* Luby, Sinclair and Zuckerman (1993): 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...;
  * i >= 1 is the restart's number. */
