@@ -35,6 +35,19 @@
  *     nodes only moves the bottom up); then the rest of the budget on
  *     C = peak - g.  The first incumbent is best_of's plan.  optimal =
  *     yes iff the peak equals the proven bound.
+ * 6a. Restarts (restart_phase; only when --budget exceeds the default):
+ *     half of the nodes the budget has left after step 6 go to passes of
+ *     the same bisection (proven bound .. peak - g), each question
+ *     answered by restarts: run i uses preorder i mod 3 with every
+ *     buffer's keys scaled by a seeded random factor in [0.9, 1.1] (ties
+ *     and near-ties break another way, in the pieces' reranking too),
+ *     node limit m x Luby(i) (planners/lib/restarts.c); at most 1/16 of
+ *     the phase per question; a pass that closes starts again from the
+ *     bound.  A run that ends under its limit is exhaustive, so "no"
+ *     still proves.  Measured (docs/planners.md, --budget 10^7, seed 1):
+ *     minimalloc D 1,031,168 -> 1,021,952 (3.63% above max-load, the
+ *     best bound), J 1,032,192 -> 1,017,856 (2.90%); before, no budget
+ *     up to 10^7 moved either.  The default budget is unchanged.
  *  7. Window repair (large-neighbourhood search), when the peak is still
  *     above the bound: a buffer reaching the peak, a time window around
  *     it widened until it holds 1.5 K buffers, the K that end highest
@@ -60,14 +73,16 @@
  *     max-load and Y_1 from 0.34% to max-load (proved optimal).
  * Notes: the budget counts search nodes (complete search and repairs
  * together; in hole closing and band repair, one node per buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
- * (a node costs O(m)) and no repairs (a larger budget's rest goes to
- * them); above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * (a node costs O(m)) and no repairs (a larger budget's rest goes half
+ * to the restarts, the rest to the repairs); above 4000 buffers 3 x 10^6
+ * repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
  * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
  * members of the sections whose witness moved), k = unplaced buffers of
  * the piece, r = those the last placement raised; exponential in the
- * worst case (the problem is NP-hard).  A repair costs the window's setup
+ * worst case (the problem is NP-hard).  A restart costs its node limit
+ * plus O(m log m) to rank the buffers.  A repair costs the window's setup
  * (O(w log w + overlaps), w = buffers live in the window) plus its nodes.
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023, and the public
@@ -75,11 +90,15 @@
  * dynamic decomposition with per-piece preorders, round robin); own code.
  * Witnesses, the aligned section bound, the granule and the optimisation
  * loop are arenabench's; the window repair is large-neighbourhood search
- * (Shaw, CP 1998) with this branch and bound as the repair step.
+ * (Shaw, CP 1998) with this branch and bound as the repair step; the
+ * restarts follow Gomes, Selman and Kautz, "Boosting combinatorial search
+ * through randomization", AAAI 1998 (randomized tie-breaking, restarts
+ * on Luby's schedule).
  * Weak spots: proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
- * for "no".  The window repair moves the peak little on the known-optimum
+ * for "no".  The restarts' result depends on the seed (D at 10^7 nodes:
+ * see docs/planners.md for seeds 1-3).  The window repair moves the peak little on the known-optimum
  * tilings (make hard: 1.15-1.25 x the optimum at 10^3-10^4 buffers): a
  * window's fixed buffers leave its free ones no room below the peak.
  * Hole closing and band repair are greedy (lowest offset, one order at a
