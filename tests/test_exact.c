@@ -419,6 +419,22 @@ Test(exact, minimalloc_suite_with_the_default_budget)
 	}
 }
 
+/* Loads minimalloc's D; false (the test skipped) when ../shared is absent. */
+static bool load_minimalloc_D(struct ab_problem *p)
+{
+	const char *path = MINIMALLOC_DIR "/D.1048576.csv";
+	struct ab_error err;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		cr_log_info("%s absent: skipped", path);
+		return false;
+	}
+	fclose(f);
+	cr_assert_eq(ab_problem_load_csv(path, p, &err), 0, "%s", err.msg);
+	return true;
+}
+
 /* The restarts that a budget above the default buys (planners/exact.c,
  * restart_phase).  D's default budget is min(10^6, 2 x 10^8 / 213) =
  * 938,967 nodes and finds 1,031,168; without restarts no budget up to ten
@@ -429,19 +445,12 @@ Test(exact, minimalloc_suite_with_the_default_budget)
  * offsets twice. */
 Test(exact, restarts_improve_minimalloc_D, .timeout = 120)
 {
-	const char *path = MINIMALLOC_DIR "/D.1048576.csv";
 	struct ab_plan_options o = { .align = 1, .budget = 2000000, .seed = 1 };
 	struct ab_problem p = { 0 };
-	struct ab_error err;
 	struct ab_plan a, b;
-	FILE *f = fopen(path, "r");
 
-	if (!f) {
-		cr_log_info("%s absent: skipped", path);
+	if (!load_minimalloc_D(&p))
 		return;
-	}
-	fclose(f);
-	cr_assert_eq(ab_problem_load_csv(path, &p, &err), 0, "%s", err.msg);
 	run_exact_options(&p, &o, &a);
 	run_exact_options(&p, &o, &b);
 	cr_expect_lt(a.peak, 1031168, "D: %llu", (unsigned long long)a.peak);
@@ -482,18 +491,11 @@ Test(exact, luby_sequence)
 
 Test(exact, small_budget_reports_unknown)
 {
-	const char *path = MINIMALLOC_DIR "/D.1048576.csv";
 	struct ab_problem p = { 0 };
-	struct ab_error err;
 	struct ab_plan plan;
-	FILE *f = fopen(path, "r");
 
-	if (!f) {
-		cr_log_info("%s absent: skipped", path);
+	if (!load_minimalloc_D(&p))
 		return;
-	}
-	fclose(f);
-	cr_assert_eq(ab_problem_load_csv(path, &p, &err), 0, "%s", err.msg);
 	/* D's optimum is unknown and above its bound 986112: 2000 nodes
 	 * neither reach nor prove anything */
 	run_exact_with(&p, 1, 2000, &plan);
