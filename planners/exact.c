@@ -1880,6 +1880,9 @@ static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
 	struct ab_rng rng;
 	uint64_t share = budget / RESTART_SHARE_DIV, lo = *bound, hi = 0;
 
+	if (!share)
+		share = 1; /* each question must spend a node, or the passes
+			    * never end */
 	ab_rng_seed(&rng, seed);
 	x->budget = x->nodes_total + budget;
 	while (*bound < out->peak && !x->timed_out &&
