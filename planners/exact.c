@@ -35,6 +35,19 @@
  *     nodes only moves the bottom up); then the rest of the budget on
  *     C = peak - g.  The first incumbent is best_of's plan.  optimal =
  *     yes iff the peak equals the proven bound.
+ * 6a. Restarts (restart_phase; only when --budget exceeds the default):
+ *     half of the nodes the budget has left after step 6 go to passes of
+ *     the same bisection (proven bound .. peak - g), each question
+ *     answered by restarts: run i uses preorder i mod 3 with every
+ *     buffer's keys scaled by a seeded random factor in [0.9, 1.1] (ties
+ *     and near-ties break another way, in the pieces' reranking too),
+ *     node limit m x Luby(i) (planners/lib/restarts.c); at most 1/16 of
+ *     the phase per question; a pass that closes starts again from the
+ *     bound.  A run that ends under its limit is exhaustive, so "no"
+ *     still proves.  Measured (docs/planners.md, --budget 10^7, seed 1):
+ *     minimalloc D 1,031,168 -> 1,021,952 (3.63% above max-load, the
+ *     best bound), J 1,032,192 -> 1,017,856 (2.90%); before, no budget
+ *     up to 10^7 moved either.  The default budget is unchanged.
  *  7. Window repair (large-neighbourhood search), when the peak is still
  *     above the bound: a buffer reaching the peak, a time window around
  *     it widened until it holds 1.5 K buffers, the K that end highest
@@ -75,15 +88,17 @@
  * buffer moved); default: min(10^6, 2 x 10^8 / m) for the complete search
  * (a node costs O(m)), min(2 x 10^6, 4 x 10^8 / n) more for the skyline
  * search, times the share of steps whose live bytes are within a granule
- * of the bound (where its forward check bites), and no repairs (a larger budget's rest goes to them: a quarter
- * to the skyline search, the rest to the repairs); above 4000 buffers
- * 3 x 10^6 repair nodes.  The wall-clock safety stop only
+ * of the bound (where its forward check bites), and no repairs.  A
+ * larger budget's rest goes half to the restarts (step 6a), then a
+ * quarter of what is left to the skyline search, the rest to the
+ * repairs; above 4000 buffers 3 x 10^6 repair nodes.  The wall-clock safety stop only
  * interrupts and sets stopped_by = time; the repair's randomness comes
  * from the seed (splitmix64), so runs are deterministic.
  * Complexity: per node O(k + r log r + overlaps + sections of the piece +
  * members of the sections whose witness moved), k = unplaced buffers of
  * the piece, r = those the last placement raised; exponential in the
- * worst case (the problem is NP-hard).  A repair costs the window's setup
+ * worst case (the problem is NP-hard).  A restart costs its node limit
+ * plus O(m log m) to rank the buffers.  A repair costs the window's setup
  * (O(w log w + overlaps), w = buffers live in the window) plus its nodes.
  * Source: Moffitt, "MiniMalloc: A Lightweight Memory Allocator for
  * Hardware-Accelerated Machine Learning", ASPLOS 2023, and the public
@@ -91,17 +106,22 @@
  * dynamic decomposition with per-piece preorders, round robin); own code.
  * Witnesses, the aligned section bound, the granule and the optimisation
  * loop are arenabench's; the window repair is large-neighbourhood search
- * (Shaw, CP 1998) with this branch and bound as the repair step.
+ * (Shaw, CP 1998) with this branch and bound as the repair step; the
+ * restarts follow Gomes, Selman and Kautz, "Boosting combinatorial search
+ * through randomization", AAAI 1998 (randomized tie-breaking, restarts
+ * on Luby's schedule).
  * Weak spots (docs/planners.md lists what was measured and left out:
  * greedy orders following a tiling's structure, iterated local search
  * over orders, solution-guided preorders, windows freeing all their
  * buffers): proving infeasibility just below an optimum that is above
  * every bound can take exponentially many nodes (minimalloc D and J;
  * id_model at alignment >= 16); the bisection takes a run out of nodes
- * for "no".  The window repair moves the peak little on the known-optimum
- * tilings (fresh seeds: 1.08-1.15 x the optimum at 10^3 buffers,
- * 1.21-1.33 at 10^4): a window's fixed buffers leave its free ones no
- * room below the peak; the skyline search finds nothing there either.
+ * for "no".  The restarts' result depends on the seed (D at 10^7 nodes:
+ * see docs/planners.md for seeds 1-3).  The window repair moves the peak
+ * little on the known-optimum tilings (fresh seeds: 1.08-1.15 x the
+ * optimum at 10^3 buffers, 1.21-1.33 at 10^4): a window's fixed buffers
+ * leave its free ones no room below the peak; the skyline search finds
+ * nothing there either.
  * Hole closing and band repair are greedy (lowest offset, one order at a
  * time): on SOMAS pangu 2.6B neither lowers the peak (a hole at the
  * busiest step closes only by moving a chain of short buffers up, which
@@ -119,6 +139,7 @@
 #include <string.h>
 
 #include "lib/placement.h"
+#include "lib/restarts.h"
 #include "lib/rng_clock.h"
 #include "lib/skyline.h"
 
@@ -135,6 +156,8 @@
 #define MAX_PAIRS 20000000ull
 #define N_PREORDERS 3
 #define SHARE_DIV 4 /* a decision gets 1/SHARE_DIV of the nodes left */
+#define RESTART_SHARE_DIV 16 /* restart_phase: per question, of its nodes */
+#define RESTART_SPREAD 0.1   /* restarts: keys scaled by 1 +- this */
 
 /* search outcomes; negative values are errors */
 enum { FOUND = 1, NOT_FOUND, ABORTED, TIMED_OUT };
@@ -197,6 +220,8 @@ struct exact {
 	uint32_t *raised;          /* clock of the placement that last raised */
 	uint32_t *stamp, *affected, clock;
 	struct rank_key *rank_keys;/* rerank's scratch */
+	double *factor;            /* restarts: a factor per buffer on the
+				    * preorder's keys; NULL = none */
 	struct candidate *scratch; /* order_candidates' scratch */
 	uint32_t *stk;             /* candidate lists, one per frame */
 	size_t n_stk, cap_stk;
@@ -493,6 +518,9 @@ static void rerank(struct exact *x, uint32_t *list, size_t k)
 		v[KEY_WIDTH] = x->width[b];
 		v[KEY_AREA] = x->width[b] * x->size[b];
 		v[KEY_TOTAL] = t;
+		if (x->factor)
+			for (int i = 0; i < 3; i++)
+				v[i] = (uint64_t)((double)v[i] * x->factor[b]);
 		for (int i = 0; i < 3; i++)
 			rk[j].key[i] = v[preorder_keys[x->heuristic][i]];
 		rk[j].b = b;
@@ -670,6 +698,8 @@ static int decide_once(struct exact *x, uint64_t cap, int h, uint64_t limit)
 	for (size_t b = 0; b < x->m; b++)
 		x->stk[x->rank[b]] = (uint32_t)b;
 	x->n_stk = x->m;
+	if (x->factor) /* restarts: the perturbed preorder instead */
+		rerank(x, x->stk, x->m);
 	return solve_pieces(x, 0, (uint32_t)x->n_sec, 0, x->m, 0, 0, false);
 }
 
@@ -1840,6 +1870,74 @@ out:
 	return rc;
 }
 
+/* Restarts at one C: preorder h = i mod 3, its keys scaled by fresh
+ * random factors, node limits on Luby's schedule times m. */
+static int decide_restarts(struct exact *x, uint64_t cap, uint64_t budget,
+			   struct ab_rng *rng)
+{
+	uint64_t start = x->nodes_total, base = x->m;
+	int r = ABORTED;
+
+	x->factor = malloc(x->m * sizeof(*x->factor));
+	if (!x->factor)
+		return -ENOMEM;
+	for (uint64_t i = 1; r == ABORTED; i++) {
+		uint64_t used = x->nodes_total - start;
+		uint64_t limit = ab_luby(i) * base;
+
+		if (used >= budget || x->nodes_total >= x->budget)
+			break;
+		ab_random_factors(x->factor, x->m, RESTART_SPREAD, rng);
+		r = decide_once(x, cap, (int)(i % N_PREORDERS),
+				limit < budget - used ? limit : budget - used);
+	}
+	free(x->factor);
+	x->factor = NULL;
+	return r;
+}
+
+/* A budget above the default buys passes of bisection after the complete
+ * search: C between the proven bound and the incumbent's peak - g, each
+ * question answered by decide_restarts with at most 1/RESTART_SHARE_DIV
+ * of the phase's nodes; a pass that closes without proving starts again
+ * from the bound. */
+static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
+			 uint64_t *bound, uint64_t budget, uint64_t seed)
+{
+	struct ab_rng rng;
+	uint64_t share = budget / RESTART_SHARE_DIV, lo = *bound, hi = 0;
+
+	if (!share)
+		share = 1; /* each question must spend a node, or the passes
+			    * never end */
+	ab_rng_seed(&rng, seed);
+	x->budget = x->nodes_total + budget;
+	while (*bound < out->peak && !x->timed_out &&
+	       x->nodes_total < x->budget) {
+		uint64_t c;
+		int r;
+
+		if (lo > hi) { /* a new pass */
+			lo = *bound;
+			hi = (out->peak - 1) / g * g;
+		}
+		c = lo + (hi - lo) / g / 2 * g;
+		r = decide_restarts(x, c, share, &rng);
+		if (r < 0)
+			return r;
+		if (r == FOUND) {
+			take(x, out);
+			hi = (out->peak - 1) / g * g;
+		} else if (r == NOT_FOUND) {
+			*bound = c + g;
+			lo = c + g;
+		} else {
+			lo = c + g;
+		}
+	}
+	return 0;
+}
+
 /* The granule of the whole problem: gcd of the sizes and of the
  * alignments > 1 (every canonical offset and peak is a multiple). */
 static uint64_t problem_granule(const struct ab_problem *p,
@@ -2004,6 +2102,12 @@ static int plan_exact(const struct ab_problem *p,
 		} else {
 			lo = c + g;
 		}
+	}
+	if (budget > x.budget && out->peak > bound && !x.timed_out) {
+		rc = restart_phase(&x, out, g, &bound, (budget - x.budget) / 2,
+				   o->seed);
+		if (rc)
+			goto out_free;
 	}
 	used = x.nodes_total;
 	timed_out = x.timed_out;
