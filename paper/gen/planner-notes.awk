@@ -79,14 +79,19 @@ function mathify(s,    out, m, inner, w, nw, i, r) {
 	return out s
 }
 
-# A body with numbered steps (marked \002) becomes text + enumerate.
-function body_tex(b,    n, part, i, s) {
+# A body with numbered steps (marked \002, the step's own label, \003)
+# becomes text + enumerate, each item under its label as the header
+# gives it (a "6a." between 6 and 7 stays 6a).
+function body_tex(b,    n, part, i, s, lab) {
 	n = split(b, part, "\002")
 	s = tex(part[1])
 	if (n > 1) {
-		s = s "\n\\begin{enumerate}[nosep,label=\\arabic*.]"
-		for (i = 2; i <= n; i++)
-			s = s "\n\\item " tex(part[i])
+		s = s "\n\\begin{enumerate}[nosep]"
+		for (i = 2; i <= n; i++) {
+			lab = part[i]; sub(/\003.*/, "", lab)
+			sub(/^[^\003]*\003/, "", part[i])
+			s = s "\n\\item[" lab "] " tex(part[i])
+		}
 		s = s "\n\\end{enumerate}"
 	}
 	return s
@@ -126,9 +131,13 @@ state == 1 {
 		sub(/^[ \t]+/, "", body[nl])
 		next
 	}
-	step = (line ~ /^[ \t]*[0-9]+\.[ \t]/)
+	step = (line ~ /^[ \t]*[0-9]+[a-z]?\.[ \t]/)
 	sub(/^[ \t]+/, "", line)
-	if (step) sub(/^[0-9]+\.[ \t]+/, "\002", line)
+	if (step) {
+		match(line, /^[0-9]+[a-z]?\./)
+		line = "\002" substr(line, 1, RLENGTH) "\003" substr(line, RLENGTH + 1)
+		sub(/\003[ \t]+/, "\003", line)
+	}
 	if (line == "") next
 	if (nl > 0) body[nl] = body[nl] (step ? "" : " ") line
 	else summary = summary (step ? "" : " ") line
