@@ -138,6 +138,11 @@ awk -F, -v fit_min=10000 -v fit_max=1000000 -f scripts/lib/common.awk -f scripts
 	echo "benchmark_flags=--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$REPS"
 	echo "scaling_pin=${SCALING_PIN:-none (measurements serialized, not pinned)}"
 	echo "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+	# git_revision above is this checkout's; the binary measured may be
+	# another build (ARENABENCH=...), so name it and its checksum too
+	echo "binary=$BIN"
+	echo "binary_sha256=$(sha256sum "$BIN" 2>/dev/null | cut -d' ' -f1)"
+	[ -z "${ARENABENCH:-}" ] || echo "binary_note=ARENABENCH was set: git_revision is the checkout's, not necessarily the binary's"
 } >> "$tmp/meta"
 
 cp "$rows" "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
