@@ -135,21 +135,17 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 {
 	struct ab_tier_report rep = { 0 };
 	struct ab_error err = { { 0 } };
-	struct timespec t0, t1, c0, c1;
+	double t0, c0;
 	int rc;
 
 	/* every row carries a proven bound, a failed plan's too */
 	row->best_bound_bytes = row->lower_bound_bytes;
 	row->optimal = AB_OPTIMAL_UNKNOWN;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t0 = ab_clock_ns(CLOCK_MONOTONIC);
 	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-	row->plan_cpu_ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 +
-			   (double)(c1.tv_nsec - c0.tv_nsec);
-	row->plan_wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-			    (double)(t1.tv_nsec - t0.tv_nsec);
+	row->plan_wall_ns = ab_clock_ns(CLOCK_MONOTONIC) - t0;
+	row->plan_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	row->check.valid = false;
 	row->check.exec_mode = AB_EXEC_SKIPPED;
 	if (rc) {

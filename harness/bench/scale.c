@@ -29,22 +29,6 @@ struct scale_timing {
 	struct ab_timing_result r;
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static uint64_t max_rss_bytes(void)
 {
 	struct rusage ru;
@@ -103,11 +87,11 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 				    .threads_used = &plan.threads },
 				  &plan };
 	r->load_rss_bytes = max_rss_bytes();
-	c0 = cpu_ns();
-	t0 = now_ns();
+	c0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t0 = ab_clock_ns(CLOCK_MONOTONIC);
 	rc = timed_plan(&ctx);
-	r->first_plan_ns = now_ns() - t0;
-	r->first_plan_cpu_ns = cpu_ns() - c0;
+	r->first_plan_ns = ab_clock_ns(CLOCK_MONOTONIC) - t0;
+	r->first_plan_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	r->threads = plan.threads;
 	r->peak_rss_bytes = max_rss_bytes();
 	if (rc)

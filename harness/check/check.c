@@ -6,17 +6,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check/check.h"
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 struct ab_verdict_cached {
 	uint64_t hash;
@@ -163,7 +154,7 @@ int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
 	int force = mode ? (int)*mode + 1 : 0;
 	enum ab_verdict v;
 	uint64_t h = 0;
-	double t0 = cpu_ns();
+	double t0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 
 	out->valid = false;
 	out->exec_mode = AB_EXEC_SKIPPED;
@@ -174,8 +165,8 @@ int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
 	out->geometric_cpu_ns = out->execution_cpu_ns = 0;
 	/* The geometric check always runs: it depends on the alignment. */
 	out->verdict = ab_validate_plan(&in->problem, plan, align, &res);
-	out->geometric_cpu_ns = cpu_ns() - t0;
-	t0 = cpu_ns();
+	out->geometric_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	t0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (out->verdict != AB_PLAN_VALID) {
 		out->message = ab_describe_check(in, plan, &res, "geometric");
 		return out->message ? 0 : -ENOMEM;
@@ -200,7 +191,7 @@ int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
 				    &out->exec_mode, &res);
 	}
 	if (!hit)
-		out->execution_cpu_ns = cpu_ns() - t0;
+		out->execution_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	out->verdict = v;
 	if (v != AB_PLAN_VALID) {
 		out->message = ab_describe_check(in, plan, &res, "execution");

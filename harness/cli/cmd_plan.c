@@ -36,10 +36,7 @@ static int answer_capacity(FILE *so, uint64_t cap, const struct ab_row *row,
 
 static double clock_ms(clockid_t clock)
 {
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return ab_clock_ns(clock) / 1e6;
 }
 
 static double cpu_ms(void)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -533,6 +534,16 @@ static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,
 static inline uint64_t ab_align_up(uint64_t x, uint64_t a)
 {
 	return a <= 1 ? x : (x + a - 1) / a * a;
+}
+
+/* A clock's reading in nanoseconds (CLOCK_MONOTONIC for wall time,
+ * CLOCK_PROCESS_CPUTIME_ID for the process's CPU time). */
+static inline double ab_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* Greatest common divisor (0 with b gives b). */

@@ -1,6 +1,5 @@
 /* A deterministic RNG and a monotonic clock: see rng_clock.h. */
-#include <time.h>
-
+#include "core/arenabench.h"
 #include "lib/rng_clock.h"
 
 void ab_rng_seed(struct ab_rng *r, uint64_t seed)
@@ -24,8 +23,5 @@ uint64_t ab_rng_below(struct ab_rng *r, uint64_t n)
 
 double ab_now_seconds(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	return ab_clock_ns(CLOCK_MONOTONIC) / 1e9;
 }
