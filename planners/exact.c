@@ -1896,6 +1896,25 @@ static int decide_restarts(struct exact *x, uint64_t cap, uint64_t budget,
 	return r;
 }
 
+/* One answer of the bisection over C in [lo, hi] (multiples of g): a
+ * plan found lowers the top to its peak - g; a proof that C does not fit
+ * raises the bound and the bottom to C + g; a run out of nodes only moves
+ * the bottom up.  The complete search's loop and the restarts' passes
+ * both take their answers here. */
+static void bisect_answer(struct exact *x, struct ab_plan *out, int r,
+			  uint64_t c, uint64_t g, uint64_t *lo, uint64_t *hi,
+			  uint64_t *bound)
+{
+	if (r == FOUND) {
+		take(x, out);
+		*hi = (out->peak - 1) / g * g;
+		return;
+	}
+	if (r == NOT_FOUND)
+		*bound = c + g;
+	*lo = c + g;
+}
+
 /* A budget above the default buys passes of bisection after the complete
  * search: C between the proven bound and the incumbent's peak - g, each
  * question answered by decide_restarts with at most 1/RESTART_SHARE_DIV
@@ -1925,15 +1944,7 @@ static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
 		r = decide_restarts(x, c, share, &rng);
 		if (r < 0)
 			return r;
-		if (r == FOUND) {
-			take(x, out);
-			hi = (out->peak - 1) / g * g;
-		} else if (r == NOT_FOUND) {
-			*bound = c + g;
-			lo = c + g;
-		} else {
-			lo = c + g;
-		}
+		bisect_answer(x, out, r, c, g, &lo, &hi, bound);
 	}
 	return 0;
 }
@@ -2091,17 +2102,9 @@ static int plan_exact(const struct ab_problem *p,
 			rc = r;
 			goto out_free;
 		}
-		if (r == FOUND) {
-			take(&x, out);
-			hi = (out->peak - 1) / g * g;
-		} else if (r == NOT_FOUND) {
-			bound = c + g;
-			lo = c + g;
-		} else if (lo > hi) {
+		if (r != FOUND && r != NOT_FOUND && lo > hi)
 			break; /* the last question ran out of nodes */
-		} else {
-			lo = c + g;
-		}
+		bisect_answer(&x, out, r, c, g, &lo, &hi, &bound);
 	}
 	if (budget > x.budget && out->peak > bound && !x.timed_out) {
 		rc = restart_phase(&x, out, g, &bound, (budget - x.budget) / 2,
