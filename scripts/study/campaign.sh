@@ -419,13 +419,22 @@ stop() {
 	exit 2
 }
 # a worker GNU parallel missed (one starting or ending as the signal came):
-# stopped by the pid it wrote; it removes its folder (at most 5 s, then
-# the folders go anyway: no other run can use this DIR while we hold the lock)
+# stopped by the pid it wrote; it removes its folder.  The wait ends when
+# every such pid is gone (a worker killed outright never removes its
+# folder), at most 5 s; then the folders go anyway: no other run can use
+# this DIR while we hold the lock.
 cleanup_local() {
-	for f in "$DIR"/shards/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null; done
+	pids=
+	for f in "$DIR"/shards/.tmp.*/pid; do
+		[ -f "$f" ] && p=$(cat "$f") && kill -TERM "$p" 2>/dev/null && pids="$pids $p"
+	done
 	n=50
-	while [ "$n" -gt 0 ] && ls -d "$DIR"/shards/.tmp.* >/dev/null 2>&1; do sleep 0.1; n=$((n - 1)); done
+	while [ "$n" -gt 0 ] && any_alive $pids; do sleep 0.1; n=$((n - 1)); done
 	rm -rf "$DIR"/shards/.tmp.*
+}
+any_alive() {
+	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
 }
 cleanup_remote() {
 	[ -n "$HOSTS" ] || return 0

@@ -3,6 +3,7 @@
 campdir() { echo "$BUILD/campaigns/$(echo "$1" | sed 's|^\./||; s|/|_|g')"; }
 shards_done() { ls "$1"/shards/*.meta 2>/dev/null | wc -l; }
 some_done() { [ "$(shards_done "$1")" -ge 1 ] && [ -n "$(ours)" ]; }
+pick_victim() { victim=$(ours "^$BIN bench .*$W" | head -n 1); [ -n "$victim" ]; }
 none_left() { [ -z "$(ours)" ] && ! kill -0 "$2" 2>/dev/null; }
 for how in INT TERM HUP KILL; do
 	out=$W/kill-$how/results.csv
@@ -28,7 +29,14 @@ for how in INT TERM HUP KILL; do
 	INT) kill -INT -"$pid"; what="SIGINT to the process group" ;;
 	TERM) kill -TERM "$pid"; what="SIGTERM to make alone" ;;
 	HUP) kill -HUP -"$pid"; what="SIGHUP to the process group (a hangup)" ;;
-	KILL) victim=$(ours "^$BIN bench .*$W" | head -n 1); kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
+	KILL)
+		# between two shards no worker runs for a moment: wait for the next
+		if ! wait_for 10 pick_victim; then
+			bad "SIGKILL of worker: no worker running within 10 s"
+			kill -TERM -"$pid" 2>/dev/null
+			continue
+		fi
+		kill -KILL "$victim"; what="SIGKILL of worker $victim" ;;
 	esac
 	if wait_for 10 none_left x "$pid"; then
 		ms=$(($(now_ms) - t))
