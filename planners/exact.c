@@ -231,7 +231,35 @@ struct exact {
 	uint64_t nodes, node_limit, nodes_total, budget;
 	double deadline;           /* safety stop, 0 = none */
 	bool timed_out;
+	/* progress of the complete search and the restarts (NULL = none) */
+	void (*progress)(void *, const struct ab_progress *);
+	void *progress_user;
+	const char *phase;
+	double t0, last_report;
+	uint64_t peak_now, bound_now; /* the incumbent's peak, the bound */
 };
+
+/* A progress line from the complete search or the restarts: every
+ * improvement, else at most once a second; nothing in a run's first
+ * second (short runs stay quiet, as the repairs' report does). */
+static void search_report(struct exact *x, bool improved)
+{
+	struct ab_progress pr;
+	double now;
+
+	if (!x->progress)
+		return;
+	now = ab_now_seconds();
+	if (now - x->t0 < 1.0 || (!improved && now - x->last_report < 1.0))
+		return;
+	x->last_report = now;
+	pr.phase = x->phase;
+	pr.peak = x->peak_now;
+	pr.bound = x->bound_now;
+	pr.nodes = x->nodes_total;
+	pr.seconds = now - x->t0;
+	x->progress(x->progress_user, &pr);
+}
 
 /* Logs a change: a buffer's old floor (set .old after) or a section's
  * old witness. */
@@ -606,6 +634,8 @@ static int search(struct exact *x, uint32_t lo, uint32_t hi, size_t at,
 		x->timed_out = true;
 		return TIMED_OUT;
 	}
+	if ((x->nodes_total & 4095) == 0)
+		search_report(x, false);
 	if (stack_room(x, kp))
 		return -ENOMEM;
 	mine = x->n_stk;
@@ -1908,11 +1938,14 @@ static void bisect_answer(struct exact *x, struct ab_plan *out, int r,
 	if (r == FOUND) {
 		take(x, out);
 		*hi = (out->peak - 1) / g * g;
-		return;
+	} else {
+		if (r == NOT_FOUND)
+			*bound = c + g;
+		*lo = c + g;
 	}
-	if (r == NOT_FOUND)
-		*bound = c + g;
-	*lo = c + g;
+	x->peak_now = out->peak;
+	x->bound_now = *bound;
+	search_report(x, r == FOUND || r == NOT_FOUND);
 }
 
 /* A budget above the default buys passes of bisection after the complete
@@ -1931,6 +1964,7 @@ static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
 			    * never end */
 	ab_rng_seed(&rng, seed);
 	x->budget = x->nodes_total + budget;
+	x->phase = "restarts";
 	while (*bound < out->peak && !x->timed_out &&
 	       x->nodes_total < x->budget) {
 		uint64_t c;
@@ -2074,6 +2108,12 @@ static int plan_exact(const struct ab_problem *p,
 	budget = o->budget ? o->budget : whole_budget;
 	x.budget = whole_budget < budget ? whole_budget : budget;
 	x.deadline = deadline;
+	x.progress = o->progress;
+	x.progress_user = o->progress_user;
+	x.phase = "complete search";
+	x.t0 = t0;
+	x.peak_now = out->peak;
+	x.bound_now = bound;
 	/* Every canonical plan's offsets and peak are multiples of the
 	 * granule g (gcd of sizes and alignments), so C and the bound move
 	 * in steps of g.  C = LB first, with 1/SHARE_DIV of the budget; then
@@ -2084,6 +2124,7 @@ static int plan_exact(const struct ab_problem *p,
 	 * budget goes to C = peak - g, the one question whose answer either
 	 * improves the plan or proves it optimal. */
 	bound = raise_to_section_bound(&x, bound);
+	x.bound_now = bound;
 	lo = bound;
 	hi = out->peak > g ? (out->peak - 1) / g * g : 0;
 	while (bound < out->peak && !x.timed_out && x.nodes_total < x.budget) {

@@ -111,7 +111,7 @@ profile() { # FILE ALIGN [OPTIONS]
 	nice $pin "$bin" plan "$pf" --planner exact --align "$pa" "$@" 2>"$tmp/err" >/dev/null ||
 		{ cat "$tmp/err" >&2; exit 1; }
 	awk -v name="$name" -v n="$n" '
-		/: (best_of|complete search|skyline search|window repair): peak / {
+		/: (best_of|complete search|restarts|hole closing|band repair|skyline search|window repair): peak / {
 			phase = $0; sub(/^.*\.csv: /, "", phase); sub(/: peak.*/, "", phase)
 			match($0, /peak [0-9]+/); peak = substr($0, RSTART + 5, RLENGTH - 5)
 			match($0, /bound [0-9]+/); bound = substr($0, RSTART + 6, RLENGTH - 6)
