@@ -146,3 +146,46 @@ int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header)
 		r->threads ? r->threads : 1);
 	return ferror(f) ? -EIO : 0;
 }
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int ab_scale_sort_reference(size_t n, int rounds, double *best_ns)
+{
+	struct ab_key_index *keys = malloc(n * sizeof(*keys));
+	struct ab_key_index *work = malloc(n * sizeof(*work));
+	uint64_t state = 1;
+	int rc = 0;
+
+	*best_ns = 0;
+	if (!keys || !work) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		keys[i].key = splitmix64(&state) >> 32;
+		keys[i].index = (uint32_t)i;
+	}
+	for (int r = 0; r < rounds; r++) {
+		double t;
+
+		memcpy(work, keys, n * sizeof(*work));
+		t = ab_clock_ns(CLOCK_MONOTONIC);
+		rc = ab_sort_key_index(work, n);
+		t = ab_clock_ns(CLOCK_MONOTONIC) - t;
+		if (rc)
+			goto out;
+		if (r == 0 || t < *best_ns)
+			*best_ns = t;
+	}
+out:
+	free(keys);
+	free(work);
+	return rc;
+}

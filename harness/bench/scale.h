@@ -41,6 +41,13 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		     const struct ab_timer *timer,
 		     struct ab_scale_result *r, struct ab_error *err);
 
+/* The yardstick of the scaling study (issue 19 reports each planner as a
+ * multiple of it, since absolute times drift on a shared machine): the
+ * best of `rounds` wall times of ab_sort_key_index on n keys drawn
+ * uniformly below 2^32 (splitmix64 from seed 1, the same keys every
+ * round, copied in before each timed sort).  0 or -ENOMEM. */
+int ab_scale_sort_reference(size_t n, int rounds, double *best_ns);
+
 /* The CSV row (with header, the header line first).  0 or -EIO. */
 int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header);
 

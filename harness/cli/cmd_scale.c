@@ -6,14 +6,40 @@
  * `arenabench scale --write-meta PATH [WORDS...]` writes the metadata
  * sidecar (ab_write_meta: git revision, compiler, CPU, date, the command
  * given as WORDS) to PATH, atomically.
+ * `arenabench scale --sort-reference N`: the yardstick the scaling study
+ * divides by, ab_scale_sort_reference's best time of a radix sort of N
+ * keys, as `sort_reference_ns=T` on stdout.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/timing.h"
 #include "bench/scale.h"
 #include "core/textio.h"
+
+static int sort_reference(int argc, char **argv)
+{
+	char *end;
+	unsigned long long n;
+	double ns;
+	int rc;
+
+	n = argc == 4 ? strtoull(argv[3], &end, 10) : 0;
+	if (argc != 4 || *end || !n || n > UINT32_MAX) {
+		fprintf(stderr, "usage: arenabench scale --sort-reference N (keys, 1 to 4294967295)\n");
+		return EXIT_USAGE;
+	}
+	rc = ab_scale_sort_reference((size_t)n, 7, &ns);
+	if (rc) {
+		fprintf(stderr, "arenabench: sort reference of %llu keys: %s\n", n, strerror(-rc));
+		return EXIT_USAGE;
+	}
+	printf("sort_reference_ns=%.0f\n", ns);
+	return fflush(stdout) ? EXIT_USAGE : 0;
+}
 
 static int write_meta(int argc, char **argv)
 {
@@ -44,7 +70,8 @@ int cmd_scale(struct args *a, int argc, char **argv)
 	const struct ab_planner *pl;
 
 	if (!a)
-		return write_meta(argc, argv);
+		return strcmp(argv[2], "--write-meta") ? sort_reference(argc, argv)
+						       : write_meta(argc, argv);
 	if (a->n_pos != 1 || !a->planners || a->n_aligns != 1) {
 		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--header] [--benchmark_*]\n");
 		return EXIT_USAGE;

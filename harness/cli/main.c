@@ -182,7 +182,8 @@ int main(int argc, char **argv)
 			argv[1]);
 		return EXIT_USAGE;
 	}
-	if (cmd == CMD_SCALE && argc >= 4 && !strcmp(argv[2], "--write-meta"))
+	if (cmd == CMD_SCALE && argc >= 3 &&
+	    (!strcmp(argv[2], "--write-meta") || !strcmp(argv[2], "--sort-reference")))
 		return cmd_scale(NULL, argc, argv);
 	/* Google Benchmark takes its --benchmark_* flags out of argv first. */
 	if ((cmd == CMD_BENCH || cmd == CMD_SCALE) &&

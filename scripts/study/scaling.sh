@@ -20,6 +20,8 @@
 #   SCALING_MIN_TIME [0.05]  SCALING_REPETITIONS [3]   Google Benchmark
 #   SCALING_ALIGN [1]   SCALING_PLANNERS [`arenabench list` but offline]
 #   SCALING_PIN [unset]   ARENABENCH [BUILD/arenabench]
+# The .meta also records the yardstick, a radix sort of 10^6 keys timed
+# before and after (sort_reference_1e6_ns_before/_after), to divide by.
 set -eu
 
 BUILD=${1:-${BUILD:-build}}
@@ -85,6 +87,19 @@ cut_row() { # PLANNER N SEED
 	echo "$1,$2,$3,$(index_field "$prob" max_live_buffers),,,0,,,,,,$(index_field "$prob" lower_bound_bytes),$ALIGN,timed_out," >> "$rows"
 }
 
+# The yardstick: a radix sort of 10^6 keys (arenabench scale
+# --sort-reference), on the same core before and after the measurements;
+# a planner's time over it is comparable across machines and loads.
+# (an older binary without it: this checkout's build times the sort)
+sort_reference() {
+	for b in "$BIN" "$BUILD/arenabench"; do
+		# shellcheck disable=SC2086
+		$PIN "$b" scale --sort-reference 1000000 2>/dev/null | sed -n 's/^sort_reference_ns=//p' | grep . && return 0
+	done
+	echo unknown
+}
+sort_before=$(sort_reference)
+
 for planner in $PLANNERS; do
 	over=0
 	for n in $SIZES; do
@@ -129,6 +144,7 @@ done
 awk -F, -v fit_min=10000 -v fit_max=1000000 -f scripts/lib/common.awk -f scripts/lib/slopes.awk \
 	"$rows" > "$tmp/slopes.csv"
 
+sort_after=$(sort_reference)
 "$BIN" scale --write-meta "$tmp/meta" sh scripts/study/scaling.sh "$BUILD"
 {
 	echo "scaling_sizes=$SIZES"
@@ -137,6 +153,8 @@ awk -F, -v fit_min=10000 -v fit_max=1000000 -f scripts/lib/common.awk -f scripts
 	echo "scaling_align=$ALIGN"
 	echo "benchmark_flags=--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$REPS"
 	echo "scaling_pin=${SCALING_PIN:-none (measurements serialized, not pinned)}"
+	echo "sort_reference_1e6_ns_before=$sort_before"
+	echo "sort_reference_1e6_ns_after=$sort_after"
 	echo "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 	# git_revision above is this checkout's; the binary measured may be
 	# another build (ARENABENCH=...), so name it and its checksum too
