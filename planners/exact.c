@@ -190,6 +190,48 @@ struct rank_key { /* rerank */
 #define PLACED UINT64_MAX /* the floor of a placed buffer */
 #define NO_PIN UINT64_MAX
 
+/* The progress lines (`plan`'s stderr) of one plan, every phase: each
+ * improvement, a tick at most once a second, a phase's final line only
+ * after the plan's first second (short runs stay quiet).  Seconds and
+ * nodes count from the plan's start; the first line is preceded by one
+ * for the starting plan (best_of's, at 0 nodes and 0 s). */
+enum { REPORT_TICK, REPORT_IMPROVED, REPORT_FINAL };
+struct progress_line {
+	void (*fn)(void *, const struct ab_progress *); /* NULL = none */
+	void *user;
+	const char *phase;
+	double t0, last;          /* the plan's start; the last line */
+	uint64_t start_peak;      /* best_of's peak */
+	bool opened;              /* the starting plan's line is out */
+};
+
+static void progress_say(struct progress_line *l, int why, uint64_t peak,
+			 uint64_t bound, uint64_t nodes)
+{
+	struct ab_progress pr;
+	double now;
+
+	if (!l || !l->fn)
+		return;
+	now = ab_now_seconds();
+	if ((why == REPORT_TICK && now - l->last < 1.0) ||
+	    (why == REPORT_FINAL && now - l->t0 < 1.0))
+		return;
+	if (!l->opened) {
+		struct ab_progress start = { "best_of", l->start_peak, bound, 0, 0 };
+
+		l->opened = true;
+		l->fn(l->user, &start);
+	}
+	l->last = now;
+	pr.phase = l->phase;
+	pr.peak = peak;
+	pr.bound = bound;
+	pr.nodes = nodes;
+	pr.seconds = now - l->t0;
+	l->fn(l->user, &pr);
+}
+
 struct exact {
 	const struct ab_problem *p;
 	size_t m;                  /* searched buffers (size > 0) */
@@ -231,34 +273,18 @@ struct exact {
 	uint64_t nodes, node_limit, nodes_total, budget;
 	double deadline;           /* safety stop, 0 = none */
 	bool timed_out;
-	/* progress of the complete search and the restarts (NULL = none) */
-	void (*progress)(void *, const struct ab_progress *);
-	void *progress_user;
-	const char *phase;
-	double t0, last_report;
+	struct progress_line *line; /* the plan's; NULL in window repairs */
 	uint64_t peak_now, bound_now; /* the incumbent's peak, the bound */
 };
 
-/* A progress line from the complete search or the restarts: every
- * improvement, else at most once a second; nothing in a run's first
- * second (short runs stay quiet, as the repairs' report does). */
+/* A progress line from the complete search or the restarts (nothing in
+ * the plan's first second: on the corpus it settles well within it). */
 static void search_report(struct exact *x, bool improved)
 {
-	struct ab_progress pr;
-	double now;
-
-	if (!x->progress)
+	if (!x->line || ab_now_seconds() - x->line->t0 < 1.0)
 		return;
-	now = ab_now_seconds();
-	if (now - x->t0 < 1.0 || (!improved && now - x->last_report < 1.0))
-		return;
-	x->last_report = now;
-	pr.phase = x->phase;
-	pr.peak = x->peak_now;
-	pr.bound = x->bound_now;
-	pr.nodes = x->nodes_total;
-	pr.seconds = now - x->t0;
-	x->progress(x->progress_user, &pr);
+	progress_say(x->line, improved ? REPORT_IMPROVED : REPORT_TICK,
+		     x->peak_now, x->bound_now, x->nodes_total);
 }
 
 /* Logs a change: a buffer's old floor (set .old after) or a section's
@@ -1148,12 +1174,8 @@ struct repair {
 	uint64_t nodes, budget, repairs, moves;
 	double deadline;
 	bool timed_out;
-	void (*progress)(void *, const struct ab_progress *);
-	void *progress_user;
-	double started, last_report;
+	struct progress_line *line;
 	uint64_t nodes_before;    /* spent by the complete search */
-	double seconds_before;
-	const char *phase;        /* for the progress lines */
 	int32_t busiest;          /* a step of maximum live bytes */
 	uint64_t *load;           /* live bytes per step */
 	uint32_t *live, *rip;     /* hole closing: a step's buffers; freed */
@@ -1345,29 +1367,10 @@ out_marks:
 	return rc;
 }
 
-/* Reports every improvement, else at most once a second; the final
- * report only after a second (short runs stay quiet). */
-enum { REPORT_TICK, REPORT_IMPROVED, REPORT_FINAL };
 static void report(struct repair *r, int why)
 {
-	struct ab_progress pr;
-	double now;
-
-	if (!r->progress)
-		return;
-	now = ab_now_seconds();
-	if (why == REPORT_TICK && now - r->last_report < 1.0)
-		return;
-	if (why == REPORT_FINAL && now - r->started < 1.0)
-		return;
-	r->last_report = now;
-	pr.phase = r->phase;
-	pr.peak = r->peak;
-	pr.bound = r->bound;
-	pr.nodes = r->nodes;
-	pr.seconds = now - r->started + r->seconds_before;
-	pr.nodes += r->nodes_before;
-	r->progress(r->progress_user, &pr);
+	progress_say(r->line, why, r->peak, r->bound,
+		     r->nodes + r->nodes_before);
 }
 
 /* ------------------------------------------------------- band repair */
@@ -1737,8 +1740,8 @@ static int hole_search(struct repair *r, struct ab_plan *out)
 static int repair_plan(const struct ab_problem *p,
 		       const struct ab_plan_options *o, struct ab_plan *out,
 		       uint64_t g, uint64_t bound, uint64_t budget,
-		       double deadline, uint64_t start_peak,
-		       uint64_t nodes_before, double t0, uint64_t *used,
+		       double deadline, uint64_t nodes_before,
+		       struct progress_line *line, uint64_t *used,
 		       bool *timed_out)
 {
 	struct repair r = { .p = p, .o = o, .g = g, .bound = bound,
@@ -1769,9 +1772,7 @@ static int repair_plan(const struct ab_problem *p,
 	    !r.win || !r.mark || !r.sb || !r.spin || !r.smap || !r.band ||
 	    !r.band_old || !r.spans || !r.live || !r.rip || !lens || !firsts)
 		goto out;
-	r.progress = o->progress;
-	r.progress_user = o->progress_user;
-	r.started = r.last_report = ab_now_seconds();
+	r.line = line;
 	ab_rng_seed(&r.rng, o->seed);
 	memcpy(r.off, out->offset, n * sizeof(*r.off));
 	for (size_t i = 0; i < n; i++)
@@ -1814,26 +1815,17 @@ static int repair_plan(const struct ab_problem *p,
 	for (int32_t s = 1; s <= r.steps; s++)
 		r.load[s] += r.load[s - 1];
 	r.nodes_before = nodes_before;
-	r.seconds_before = r.started - t0;
-	if (r.progress) { /* where the repair starts from */
-		struct ab_progress pr = { "best_of", start_peak, bound, 0, 0 };
-
-		r.progress(r.progress_user, &pr);
-		pr.phase = "complete search";
-		pr.peak = r.peak;
-		pr.nodes = nodes_before;
-		pr.seconds = r.seconds_before;
-		r.progress(r.progress_user, &pr);
-	}
-	r.phase = "hole closing";
+	line->phase = "complete search"; /* where the repair starts from */
+	progress_say(line, REPORT_IMPROVED, r.peak, bound, nodes_before);
+	line->phase = "hole closing";
 	rc = hole_search(&r, out);
 	if (rc)
 		goto out;
-	r.phase = "band repair";
+	r.line->phase = "band repair";
 	rc = band_search(&r, out);
 	if (rc)
 		goto out;
-	r.phase = "window repair";
+	r.line->phase = "window repair";
 	while (r.peak > r.bound && r.nodes < r.budget && !r.timed_out &&
 	       r.n_tops) {
 		uint32_t t = r.tops[ab_rng_below(&r.rng, r.n_tops)];
@@ -1964,7 +1956,8 @@ static int restart_phase(struct exact *x, struct ab_plan *out, uint64_t g,
 			    * never end */
 	ab_rng_seed(&rng, seed);
 	x->budget = x->nodes_total + budget;
-	x->phase = "restarts";
+	if (x->line)
+		x->line->phase = "restarts";
 	while (*bound < out->peak && !x->timed_out &&
 	       x->nodes_total < x->budget) {
 		uint64_t c;
@@ -2037,7 +2030,8 @@ static int skyline_default(const struct ab_problem *p, uint64_t bound,
 static int skyline_at_bound(const struct ab_problem *p,
 			    const struct ab_plan_options *o, struct ab_plan *out,
 			    uint64_t bound, uint64_t budget, double deadline,
-			    double t0, uint64_t *used, bool *timed_out)
+			    struct progress_line *line, uint64_t nodes_before,
+			    uint64_t *used, bool *timed_out)
 {
 	struct ab_skyline_run run = { .budget = budget, .seed = o->seed,
 				      .deadline = deadline };
@@ -2052,12 +2046,8 @@ static int skyline_at_bound(const struct ab_problem *p,
 		ab_plan_finish_single(out, p);
 		rc = 0;
 	}
-	if (o->progress && ab_now_seconds() - t0 >= 1.0) { /* short runs stay quiet */
-		struct ab_progress pr = { "skyline search", out->peak, bound,
-					  run.nodes, ab_now_seconds() - t0 };
-
-		o->progress(o->progress_user, &pr);
-	}
+	line->phase = "skyline search";
+	progress_say(line, REPORT_FINAL, out->peak, bound, nodes_before + run.nodes);
 	*used = run.nodes;
 	*timed_out = *timed_out || run.timed_out;
 	free(off);
@@ -2075,6 +2065,8 @@ static int plan_exact(const struct ab_problem *p,
 	uint64_t lb = ab_lower_bound(p, NULL), bound = lb, lo, hi, g;
 	uint64_t budget, whole_budget, used = 0, start_peak;
 	double deadline, t0 = ab_now_seconds();
+	struct progress_line line = { .fn = o->progress,
+				      .user = o->progress_user, .t0 = t0 };
 	bool whole = false, timed_out = false;
 	int rc;
 
@@ -2082,6 +2074,7 @@ static int plan_exact(const struct ab_problem *p,
 	if (rc)
 		return rc;
 	start_peak = out->peak;
+	line.start_peak = start_peak;
 	out->stopped_by = AB_STOPPED_NONE;
 	out->iterations = 0;
 	g = problem_granule(p, o);
@@ -2108,10 +2101,8 @@ static int plan_exact(const struct ab_problem *p,
 	budget = o->budget ? o->budget : whole_budget;
 	x.budget = whole_budget < budget ? whole_budget : budget;
 	x.deadline = deadline;
-	x.progress = o->progress;
-	x.progress_user = o->progress_user;
-	x.phase = "complete search";
-	x.t0 = t0;
+	x.line = &line;
+	line.phase = "complete search";
 	x.peak_now = out->peak;
 	x.bound_now = bound;
 	/* Every canonical plan's offsets and peak are multiples of the
@@ -2164,8 +2155,8 @@ repair:
 			nodes = budget > used ? (budget - used) / SHARE_DIV : 0;
 		else if ((rc = skyline_default(p, bound, g, &nodes)))
 			return rc;
-		rc = skyline_at_bound(p, o, out, bound, nodes, deadline, t0,
-				      &more, &timed_out);
+		rc = skyline_at_bound(p, o, out, bound, nodes, deadline, &line,
+				      used, &more, &timed_out);
 		used += more;
 		if (!o->budget)
 			budget += more; /* the default gives it its own nodes */
@@ -2176,7 +2167,7 @@ repair:
 		uint64_t more = 0;
 
 		rc = repair_plan(p, o, out, g, bound, budget - used, deadline,
-				 start_peak, used, t0, &more, &timed_out);
+				 used, &line, &more, &timed_out);
 		used += more;
 		if (rc)
 			return rc;
