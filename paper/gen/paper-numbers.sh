@@ -75,7 +75,11 @@ if [ -f "$scaling_csv" ]; then
 	# The one fit (scripts/lib/slopes.awk): the figure, make scaling and
 	# README give the same slope over the same range.
 	awk -F, -f scripts/lib/common.awk -f scripts/lib/slopes.awk "$scaling_csv" > "$gen.tmp/scaling-slopes.csv"
-	awk -F, -v dir="$gen.tmp" -f scripts/lib/common.awk -f paper/gen/scaling-table.awk \
+	# the yardstick, a radix sort of 10^6 keys, from the run's .meta
+	# (make scaling records it; older runs have none: the column says --)
+	sortref=$(sed -n 's/^sort_reference_1e6_ns_before=\([0-9][0-9]*\)$/\1/p' "${scaling_csv%.csv}.meta" 2>/dev/null | head -n 1)
+	awk -F, -v dir="$gen.tmp" -v scaling="$scaling_csv" -v sortref="$sortref" \
+		-f scripts/lib/common.awk -f paper/gen/scaling-table.awk \
 		"$gen.tmp/scaling-slopes.csv"
 else
 	say "no scaling.csv for this run: the paper has no scaling table"

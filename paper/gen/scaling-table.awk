@@ -1,9 +1,35 @@
 # paper/gen/scaling-table.awk: the paper's scaling table from the output of
 # scripts/lib/slopes.awk (the one log-log fit).  Writes $dir/tab-scaling.tex
-# (planner, fitted runs, slope, the fitted range, runs stopped by the time
-# limit) and $dir/scaling.tex (\ScalingFitRange: the range over all rows).
+# (planner, fitted runs, slope, the fitted range, the median time at 10^6
+# buffers and its multiple of a radix sort of 10^6 keys, runs stopped by
+# the time limit) and $dir/scaling.tex (\ScalingFitRange: the range over
+# all rows).  scaling = the scaling CSV (the times at 10^6), sortref = the
+# sort's nanoseconds from its .meta (empty: no multiple).
 #
-#   awk -F, -v dir=paper/generated -f scripts/lib/common.awk -f paper/gen/scaling-table.awk SLOPES
+#   awk -F, -v dir=paper/generated -v scaling=CSV -v sortref=NS \
+#       -f scripts/lib/common.awk -f paper/gen/scaling-table.awk SLOPES
+
+BEGIN {
+	if (scaling != "") {
+		while ((getline line < scaling) > 0) {
+			nf = split(line, f, ",")
+			if (!hdr++) { for (i = 1; i <= nf; i++) sc[f[i]] = i; continue }
+			if (f[sc["buffers"]] + 0 != 1000000 || f[sc["status"]] != "ok" || f[sc["plan_ns"]] == "") continue
+			p = f[sc["planner"]]
+			mil[p, ++mil_n[p]] = f[sc["plan_ns"]] + 0
+		}
+		close(scaling)
+	}
+}
+
+# the median time at 10^6 and its multiple of the sort, or --
+function at_million(p,    a, k, t) {
+	if (!mil_n[p]) return "-- & --"
+	for (k = 1; k <= mil_n[p]; k++) a[k] = mil[p, k]
+	t = median(a, mil_n[p])
+	if (!(sortref + 0 > 0)) return nsfmt(t) " & --"
+	return nsfmt(t) " & " sprintf(t / sortref < 10 ? "%.1f" : "%.0f", t / sortref)
+}
 
 function pow10(n) { return "$10^{" int(log(n) / log(10) + 0.5) "}$" }
 
@@ -14,9 +40,10 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; out = dir "/tab-scaling.tex"; pri
 		if (flo == "" || lo < flo) flo = lo
 		if (hi > fhi) fhi = hi
 	}
-	printf "%s & %d & %s & %s & %s \\\\\n", tt($c["planner"]), $c["points"],
+	printf "%s & %d & %s & %s & %s & %s \\\\\n", tt($c["planner"]), $c["points"],
 		($c["slope"] == "" ? "--" : sprintf("%.2f", $c["slope"])),
 		($c["slope"] == "" ? "--" : pow10(lo) "--" pow10(hi)),
+		at_million($c["planner"]),
 		($c["timed_out"] + 0 ? $c["timed_out"] " (from " commas($c["timed_out_from"]) ")" : "0") >> out
 }
 END {

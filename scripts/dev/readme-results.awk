@@ -113,7 +113,8 @@ function length_of(a,    k, n) { n = 0; for (k in a) n++; return n }
 function pct_over(S, N, p,    r) { r = geo_mean(S, N, p SUBSEP "r"); return r == "" ? "--" : sprintf("+%.0f%%", 100 * (r - 1)) }
 
 function scaling(    n, list, k, p, t, s, i, a, m) {
-	n = split("greedy_last_use linear gpu_greedy_in_order size_first_fit tflm_greedy first_fit_in_order", list, " ")
+	n = split("greedy_last_use linear gpu_greedy_in_order size_first_fit tflm_greedy first_fit_in_order " \
+		"greedy_by_size_gpu tflite_arena xla_best_fit", list, " ")
 	s = ""
 	for (k = 1; k <= n; k++) {
 		p = list[k]
@@ -131,6 +132,11 @@ function scaling(    n, list, k, p, t, s, i, a, m) {
 	nsort(to_l, n)
 	for (k = 1; k <= n; k++) s = s (s == "" ? "" : ", ") code(to_l[k])
 	if (s != "") printf "  Timed out (over the budget) at 10^6 or below, fitted on the sizes they completed: %s.", s
+	s = ""; n = 0
+	for (p in sto) if (sto[p] != "" && sto[p] + 0 <= 1000000 && sl[p] == "") to_n[++n] = p
+	nsort(to_n, n)
+	for (k = 1; k <= n; k++) s = s (s == "" ? "" : ", ") code(to_n[k])
+	if (s != "") printf "  Timed out with too few sizes completed to fit a slope: %s.", s
 	print ""
 }
 
