@@ -1815,8 +1815,6 @@ static int repair_plan(const struct ab_problem *p,
 	for (int32_t s = 1; s <= r.steps; s++)
 		r.load[s] += r.load[s - 1];
 	r.nodes_before = nodes_before;
-	line->phase = "complete search"; /* where the repair starts from */
-	progress_say(line, REPORT_IMPROVED, r.peak, bound, nodes_before);
 	line->phase = "hole closing";
 	rc = hole_search(&r, out);
 	if (rc)
@@ -2138,11 +2136,14 @@ static int plan_exact(const struct ab_problem *p,
 			break; /* the last question ran out of nodes */
 		bisect_answer(&x, out, r, c, g, &lo, &hi, &bound);
 	}
+	progress_say(&line, REPORT_FINAL, out->peak, bound, x.nodes_total);
 	if (budget > x.budget && out->peak > bound && !x.timed_out) {
 		rc = restart_phase(&x, out, g, &bound, (budget - x.budget) / 2,
 				   o->seed);
 		if (rc)
 			goto out_free;
+		progress_say(&line, REPORT_FINAL, out->peak, bound,
+			     x.nodes_total);
 	}
 	used = x.nodes_total;
 	timed_out = x.timed_out;

@@ -443,20 +443,70 @@ static bool load_minimalloc_D(struct ab_problem *p)
  * 1,027,072 with seed 1 (measured; no optimum is known, only max-load
  * 986,112 below it); the test asks for less than 1,031,168 and the same
  * offsets twice. */
+/* exact's progress lines, as `plan` prints them (the second run below) */
+struct seen_lines {
+	size_t n;
+	struct ab_progress line[4096];
+};
+
+static void collect_line(void *user, const struct ab_progress *pr)
+{
+	struct seen_lines *s = user;
+
+	if (s->n < sizeof(s->line) / sizeof(s->line[0]))
+		s->line[s->n++] = *pr;
+}
+
+/* The order of exact's phases (planners/exact.c's header, steps 5-12). */
+static int phase_rank(const char *phase)
+{
+	static const char *const order[] = { "best_of", "complete search",
+		"restarts", "skyline search", "hole closing", "band repair",
+		"window repair" };
+
+	for (int k = 0; k < 7; k++)
+		if (!strcmp(phase, order[k]))
+			return k;
+	return -1;
+}
+
 Test(exact, restarts_improve_minimalloc_D, .timeout = 120)
 {
 	struct ab_plan_options o = { .align = 1, .budget = 2000000, .seed = 1 };
 	struct ab_problem p = { 0 };
 	struct ab_plan a, b;
+	static struct seen_lines seen;
 
 	if (!load_minimalloc_D(&p))
 		return;
 	run_exact_options(&p, &o, &a);
+	o.progress = collect_line;
+	o.progress_user = &seen;
 	run_exact_options(&p, &o, &b);
 	cr_expect_lt(a.peak, 1031168, "D: %llu", (unsigned long long)a.peak);
 	cr_expect_eq(a.best_bound, 986112);
+	/* the lines change nothing */
 	cr_expect_eq(a.peak, b.peak);
 	cr_expect_eq(memcmp(a.offset, b.offset, p.n * sizeof(*a.offset)), 0);
+	/* The lines (the run takes seconds, so they are printed): the
+	 * starting plan's first, at 0 nodes; then phases in the pipeline's
+	 * order with time and nodes never going back and the peak never
+	 * rising; the last one is the plan returned. */
+	cr_assert_gt(seen.n, 1, "no progress lines from a run of seconds");
+	cr_expect_str_eq(seen.line[0].phase, "best_of");
+	cr_expect_eq(seen.line[0].nodes, 0);
+	for (size_t k = 1; k < seen.n; k++) {
+		const struct ab_progress *u = &seen.line[k - 1], *v = &seen.line[k];
+
+		cr_expect_geq(phase_rank(v->phase), phase_rank(u->phase), "line %zu: %s after %s", k, v->phase, u->phase);
+		cr_expect_geq(phase_rank(v->phase), 1, "line %zu: %s", k, v->phase);
+		cr_expect_geq(v->seconds, u->seconds, "line %zu", k);
+		cr_expect_geq(v->nodes, u->nodes, "line %zu", k);
+		cr_expect_leq(v->peak, u->peak, "line %zu", k);
+		cr_expect_eq(v->bound, 986112, "line %zu", k);
+	}
+	cr_expect_eq(seen.line[seen.n - 1].peak, b.peak);
+	cr_expect_leq(seen.line[seen.n - 1].nodes, 2000000);
 	ab_plan_free(&a);
 	ab_plan_free(&b);
 	ab_problem_free(&p);
