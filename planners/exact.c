@@ -1819,11 +1819,11 @@ static int repair_plan(const struct ab_problem *p,
 	rc = hole_search(&r, out);
 	if (rc)
 		goto out;
-	r.line->phase = "band repair";
+	line->phase = "band repair";
 	rc = band_search(&r, out);
 	if (rc)
 		goto out;
-	r.line->phase = "window repair";
+	line->phase = "window repair";
 	while (r.peak > r.bound && r.nodes < r.budget && !r.timed_out &&
 	       r.n_tops) {
 		uint32_t t = r.tops[ab_rng_below(&r.rng, r.n_tops)];
