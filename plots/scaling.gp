@@ -9,7 +9,9 @@
 # scaling.gp (plots/plotdata.awk, mode=scaling).
 
 load datadir . "/scaling.gp"
-# The legend goes below the plot, two columns: taller with many planners.
+# The legend goes below the plot in two columns (maxrows: gnuplot put 19
+# entries in one column over the axis label with maxcols 2), taller with
+# many planners.
 fig_h = 1.0 + 0.045 * (words(scaling_planners) > 4 ? words(scaling_planners) - 4 : 0)
 load ARG0[1:strstrt(ARG0, "scaling.gp") - 1] . "style.gp"
 
@@ -39,7 +41,7 @@ set ylabel "planning time (median)"
 set format x "10^{%T}"
 set ytics ("1 ns" 1, "10 ns" 10, "100 ns" 100, "1 µs" 1e3, "10 µs" 1e4, "100 µs" 1e5, \
 	"1 ms" 1e6, "10 ms" 1e7, "100 ms" 1e8, "1 s" 1e9, "10 s" 1e10, "100 s" 1e11, "1000 s" 1e12)
-set key below Left reverse font f_key noenhanced samplen 3 width 2 maxcols 2
+set key below Left reverse font f_key noenhanced samplen 3 width 2 vertical maxrows (np + 2) / 2
 set grid xtics ytics mxtics mytics
 set bmargin 5 + (words(scaling_planners) + 2) / 2
 # The legend takes the bottom edge: the caption goes to the top edge.

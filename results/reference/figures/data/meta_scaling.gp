@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/scaling.csv, rev dbab6cc91d, AMD EPYC (2 cores), 2026-11-30"
+meta_caption = "committed reference: results/reference/scaling.csv, rev fff1d4be9e, AMD EPYC (2 cores), 2026-12-02"
