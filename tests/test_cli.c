@@ -103,6 +103,33 @@ Test(cli, usage_errors_exit_2)
 	free(out);
 	cr_expect_eq(run("bench graphs/starter --benchmark_bogus=1", &out), 2);
 	free(out);
+	/* scale's two side commands: a missing or zero count, a missing path */
+	cr_expect_eq(run("scale --sort-reference", &out), 2);
+	cr_expect(strstr(out, "usage: arenabench scale --sort-reference N") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("scale --sort-reference 0", &out), 2);
+	free(out);
+	cr_expect_eq(run("scale --sort-reference 12x", &out), 2);
+	free(out);
+	cr_expect_eq(run("scale --write-meta", &out), 2);
+	cr_expect(strstr(out, "usage: arenabench scale --write-meta PATH") != NULL, "%s", out);
+	free(out);
+}
+
+/* The scaling study's yardstick prints one line, sort_reference_ns= and a
+ * positive whole number of nanoseconds. */
+Test(cli, sort_reference_prints_one_positive_time)
+{
+	char *out;
+	unsigned long long ns = 0;
+	char tail = 0;
+
+	cr_assert_eq(run("scale --sort-reference 1000", &out), 0, "%s", out);
+	cr_expect_eq(sscanf(out, "sort_reference_ns=%llu%c", &ns, &tail), 2, "%s", out);
+	cr_expect_eq(tail, '\n', "%s", out);
+	cr_expect_gt(ns, 0);
+	cr_expect_eq(strchr(out, '\n')[1], '\0', "one line: %s", out);
+	free(out);
 }
 
 Test(cli, list_names_the_core_planners)

@@ -46,6 +46,11 @@ static int write_meta(int argc, char **argv)
 	struct ab_error err = { { 0 } };
 	struct ab_atomic_file f;
 
+	if (argc < 4) {
+		fprintf(stderr, "usage: arenabench scale --write-meta PATH [WORDS...]\n");
+		return EXIT_USAGE;
+	}
+
 	if (ab_atomic_open(&f, argv[3], &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
@@ -73,7 +78,8 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		return strcmp(argv[2], "--write-meta") ? sort_reference(argc, argv)
 						       : write_meta(argc, argv);
 	if (a->n_pos != 1 || !a->planners || a->n_aligns != 1) {
-		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--header] [--benchmark_*]\n");
+		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--header] [--benchmark_*]\n"
+				"       arenabench scale --sort-reference N | --write-meta PATH [WORDS...]\n");
 		return EXIT_USAGE;
 	}
 	pl = ab_planner_find(a->planners);
