@@ -5,7 +5,9 @@
 #      core < transform < planners (lib/) < import < check < bench < report < cli
 #  - a planner (planners/*.c) includes only core/arenabench.h and lib/;
 #    planners/lib only core/ and lib/;
-#  - only harness/cli prints to stdout or stderr, exits or starts a process;
+#  - only harness/cli prints to stdout or stderr, exits or starts a process
+#    (one exception, named below: harness/core/isolate.c forks a child for
+#    a call that may crash, and only that child calls _exit);
 #  - no tracked file holds a merge's conflict markers (one slipped into
 #    .gitignore once and went unnoticed).
 # Comments and string literals are ignored.  Prints one line per violation
@@ -61,10 +63,16 @@ for my $f (@ARGV) {
 		    $c =~ /\b(std::cout|std::cerr)\b/) {
 			say_bad($f, $n, "prints to stdout or stderr (only harness/cli prints)");
 		}
-		if ($c =~ /(?<![\w.>])(exit|_exit|_Exit|quick_exit|abort)\s*\(/) {
+		# the one exception: core/isolate.c forks a child for a call that
+		# may crash (third-party code on a malformed input), and the
+		# child alone leaves by _exit
+		my $isolate = $f eq "harness/core/isolate.c";
+		if ($c =~ /(?<![\w.>])(exit|_exit|_Exit|quick_exit|abort)\s*\(/ &&
+		    !($isolate && $1 eq "_exit")) {
 			say_bad($f, $n, "calls $1 (only harness/cli exits)");
 		}
-		if ($c =~ /(?<![\w.>])(system|popen|fork|vfork|execl|execlp|execle|execv|execvp|execvpe|posix_spawn|posix_spawnp)\s*\(/) {
+		if ($c =~ /(?<![\w.>])(system|popen|fork|vfork|execl|execlp|execle|execv|execvp|execvpe|posix_spawn|posix_spawnp)\s*\(/ &&
+		    !($isolate && $1 eq "fork")) {
 			say_bad($f, $n, "starts a process with $1 (only harness/cli does)");
 		}
 	}

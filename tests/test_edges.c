@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/isolate.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 
@@ -573,4 +574,54 @@ Test(edges, search_options_on_fast_planners)
 	cr_expect_str_eq(out, "arenabench: warning: --budget has no effect on the 1 planner of 2 that is not budgeted\n");
 	free(out);
 	expect("plan g.csv --planner exact --budget 5", 0, "");
+}
+
+/* core/isolate.c: a child's answer comes back whole (here 200,000 bytes,
+ * more than a pipe holds), its exit status too, and a child that crashes
+ * is reported by its signal while the caller goes on. */
+static int answer_big(void *arg, int fd)
+{
+	static char buf[200000];
+
+	(void)arg;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)('a' + i % 26);
+	return ab_write_all(fd, buf, sizeof(buf));
+}
+
+static int answer_then_fail(void *arg, int fd)
+{
+	(void)arg;
+	return ab_write_all(fd, "half", 4) ? 0 : 1;
+}
+
+static int crash(void *arg, int fd)
+{
+	(void)arg;
+	(void)fd;
+	raise(SIGSEGV); /* as a null read would (one UBSan would catch first) */
+	return 0;
+}
+
+Test(isolate, answers_statuses_and_crashes)
+{
+	struct ab_isolated r;
+
+	cr_assert_eq(ab_run_isolated(answer_big, NULL, &r), 0);
+	cr_expect_eq(r.len, 200000);
+	cr_expect_eq(r.signal, 0);
+	cr_expect_eq(r.exit_status, 0);
+	cr_expect_eq(r.out[0], 'a');
+	cr_expect_eq(r.out[199999], (char)('a' + 199999 % 26));
+	cr_expect_eq(r.out[200000], 0);
+	free(r.out);
+	cr_assert_eq(ab_run_isolated(answer_then_fail, NULL, &r), 0);
+	cr_expect_eq(r.len, 4);
+	cr_expect_str_eq(r.out, "half");
+	cr_expect_eq(r.exit_status, 1);
+	free(r.out);
+	cr_assert_eq(ab_run_isolated(crash, NULL, &r), 0);
+	cr_expect_eq(r.signal, SIGSEGV);
+	cr_expect_eq(r.len, 0);
+	free(r.out);
 }

@@ -5,7 +5,6 @@
 // No exception leaves this file: each entry point catches and returns a
 // negative errno with a message.  Everything else is C (onnx.c).
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,14 +16,12 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <google/protobuf/io/coded_stream.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "core/isolate.h"
 #include "import/onnx_model.h"
 
 namespace {
@@ -378,92 +375,65 @@ bool has_conv(const std::vector<onnx::GraphProto *> &gs)
 	return false;
 }
 
-// Runs libonnx's InferShapes on m in a child process and leaves each
-// graph's value_info and outputs, as inferred, in gs[i].  Debian's libonnx
-// 1.12 reads through a null pointer on some malformed models (fuzz_onnx
-// found a ConvInteger whose input has a lower rank than its weights:
-// convPoolShapeInference), and a crash there must be the file's error, not
-// the harness's.  The child sends back one tag byte ('O' inferred, 'E' an
-// exception's message, 'M' out of memory) and, after 'O', each graph's
-// value_info and outputs as a length-prefixed GraphProto.  0, or a
-// negative errno with err filled.
+// Runs libonnx's InferShapes on m in a child process (core/isolate.h) and
+// leaves each graph's value_info and outputs, as inferred, in gs[i].
+// Debian's libonnx 1.12 reads through a null pointer on some malformed
+// models (fuzz_onnx found a ConvInteger whose input has a lower rank than
+// its weights: convPoolShapeInference), and a crash there must be the
+// file's error, not the harness's.  The child answers with one tag byte
+// ('O' inferred, 'E' an exception's message, 'M' out of memory) and, after
+// 'O', each graph's value_info and outputs as a length-prefixed GraphProto.
+// 0, or a negative errno with err filled.
+struct infer_job {
+	onnx::ModelProto *m;
+	std::vector<onnx::GraphProto *> *gs;
+	onnx::ISchemaRegistry *registry;
+};
+
+int infer_child(void *arg, int fd)
+{
+	auto *j = static_cast<infer_job *>(arg);
+	std::string out;
+	try {
+		onnx::ShapeInferenceOptions opt(false, 0, true);
+		onnx::shape_inference::InferShapes(*j->m, j->registry, opt);
+		out = "O";
+		for (auto *g : *j->gs) {
+			onnx::GraphProto t;
+			*t.mutable_value_info() = g->value_info();
+			*t.mutable_output() = g->output();
+			std::string b = t.SerializeAsString();
+			uint64_t len = b.size();
+			out.append(reinterpret_cast<const char *>(&len), sizeof(len));
+			out += b;
+		}
+	} catch (const std::bad_alloc &) {
+		out = "M";
+	} catch (const std::exception &e) {
+		out = std::string("E") + e.what();
+	}
+	return ab_write_all(fd, out.data(), out.size());
+}
+
 int infer_isolated(onnx::ModelProto &m, std::vector<onnx::GraphProto *> &gs,
 		   const char *path, ab_error *err)
 {
-	int fds[2];
-	if (pipe(fds))
-		return ab_fail(err, -errno, "%s: ONNX shape inference: pipe: %s", path, std::strerror(errno));
 	// the schema registry is built on first use: once, here, not in
 	// every child
-	auto *registry = onnx::OpSchemaRegistry::Instance();
+	infer_job job = { &m, &gs, onnx::OpSchemaRegistry::Instance() };
 	(void)onnx::OpSchemaRegistry::Schema("Conv");
-	std::fflush(nullptr); // nothing buffered is written twice
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return ab_fail(err, -e, "%s: ONNX shape inference: fork: %s", path, std::strerror(e));
-	}
-	if (pid == 0) {
-		// the default action for a crash, whatever a sanitizer or a
-		// fuzzer installed: the parent reads the signal
-		for (int sig : { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT })
-			signal(sig, SIG_DFL);
-		close(fds[0]);
-		std::string out;
-		try {
-			onnx::ShapeInferenceOptions opt(false, 0, true);
-			onnx::shape_inference::InferShapes(m, registry, opt);
-			out = "O";
-			for (auto *g : gs) {
-				onnx::GraphProto t;
-				*t.mutable_value_info() = g->value_info();
-				*t.mutable_output() = g->output();
-				std::string b = t.SerializeAsString();
-				uint64_t len = b.size();
-				out.append(reinterpret_cast<const char *>(&len), sizeof(len));
-				out += b;
-			}
-		} catch (const std::bad_alloc &) {
-			out = "M";
-		} catch (const std::exception &e) {
-			out = std::string("E") + e.what();
-		}
-		const char *p = out.data();
-		size_t left = out.size();
-		while (left > 0) {
-			ssize_t w = write(fds[1], p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				_exit(1);
-			p += w;
-			left -= (size_t)w;
-		}
-		_exit(0);
-	}
-	close(fds[1]);
-	std::string in;
-	char buf[65536];
-	for (;;) {
-		ssize_t r = read(fds[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		in.append(buf, (size_t)r);
-	}
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status))
+	ab_isolated r;
+	if (int rc = ab_run_isolated(infer_child, &job, &r))
+		return ab_fail(err, rc, "%s: ONNX shape inference: cannot start its process: %s", path,
+			       std::strerror(-rc));
+	std::string in(r.out, r.len);
+	std::free(r.out);
+	if (r.signal)
 		return fail(err, -EBADMSG, path,
 			    std::string("ONNX shape inference (libonnx) crashed on this model (") +
-				    strsignal(WTERMSIG(status)) +
+				    strsignal(r.signal) +
 				    "): a node's inputs contradict its operator, e.g. ranks that do not match");
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())
+	if (r.exit_status != 0 || in.empty())
 		return fail(err, -EIO, path, "ONNX shape inference: its process ended without an answer");
 	if (in[0] == 'M')
 		throw std::bad_alloc();
