@@ -101,22 +101,24 @@ done
 
 status=0
 for t in $targets; do
-	extra=""
+	extra="" libs=""
 	case "$t" in
 	tflite | text) ;;
 	onnx)
 		$cxx -std=c++17 -g -O1 -fno-omit-frame-pointer -Iharness $san \
 			-DONNX_ML=1 -DONNX_NAMESPACE=onnx -c harness/import/onnx_proto.cc \
 			-o "$out/obj/onnx_proto.o"
-		extra="$out/obj/onnx_proto.o -lonnx -lonnx_proto -lprotobuf" ;;
+		# the C++ object before the archive, which holds what it calls
+		# (core/isolate.c)
+		extra="$out/obj/onnx_proto.o" libs="-lonnx -lonnx_proto -lprotobuf" ;;
 	*) echo "scripts/fuzz.sh: unknown target '$t' (expected tflite, text or onnx)" >&2; exit 2 ;;
 	esac
 	# shellcheck disable=SC2086
 	if [ -n "$extra" ]; then
 		# C++ objects: clang++ links the sanitizers' C++ runtime.
 		$cc $cflags -c "tests/fuzz/fuzz_$t.c" -o "$out/obj/fuzz_$t.o"
-		$cxx $san -fsanitize=fuzzer "$out/obj/fuzz_$t.o" \
-			"$out/libfuzzharness.a" $extra -lm -o "$out/fuzz_$t"
+		$cxx $san -fsanitize=fuzzer "$out/obj/fuzz_$t.o" $extra \
+			"$out/libfuzzharness.a" $libs -lm -o "$out/fuzz_$t"
 	else
 		$cc $cflags -fsanitize=fuzzer "tests/fuzz/fuzz_$t.c" \
 			"$out/libfuzzharness.a" -lm -o "$out/fuzz_$t"
