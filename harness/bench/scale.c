@@ -147,20 +147,10 @@ int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header)
 	return ferror(f) ? -EIO : 0;
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 int ab_scale_sort_reference(size_t n, int rounds, double *best_ns)
 {
 	struct ab_key_index *keys = malloc(n * sizeof(*keys));
 	struct ab_key_index *work = malloc(n * sizeof(*work));
-	uint64_t state = 1;
 	int rc = 0;
 
 	*best_ns = 0;
@@ -169,7 +159,7 @@ int ab_scale_sort_reference(size_t n, int rounds, double *best_ns)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		keys[i].key = splitmix64(&state) >> 32;
+		keys[i].key = ab_mix64(1 + i * 0x9e3779b97f4a7c15ull) >> 32;
 		keys[i].index = (uint32_t)i;
 	}
 	for (int r = 0; r < rounds; r++) {

@@ -21,18 +21,10 @@ const char *ab_exec_mode_name(enum ab_exec_mode m)
 	return (unsigned)m <= AB_EXEC_SKIPPED ? mode_names[m] : "?";
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static uint64_t hash_str(uint64_t h, const char *s)
 {
 	for (; s && *s; s++)
-		h = mix(h ^ (unsigned char)*s);
+		h = ab_mix64(h ^ (unsigned char)*s);
 	return h;
 }
 
@@ -228,7 +220,7 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 	int32_t last = (int32_t)g->n_ops - 1;
 
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		ge->seed[t] = hash_str(mix(t) ^ 0x1234, g->tensors[t].name);
+		ge->seed[t] = hash_str(ab_mix64(t) ^ 0x1234, g->tensors[t].name);
 		ge->written[t] = -1;
 		ge->by_op[t] = 0;
 	}
@@ -267,11 +259,11 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 				break;
 			/* Outputs depend on the op and its inputs' contents. */
 			for (int j = 0; j < op->n_inputs; j++)
-				h = mix(h ^ (op->inputs[j] < 0 ? 0x77 : ge->seed[op->inputs[j]]));
+				h = ab_mix64(h ^ (op->inputs[j] < 0 ? 0x77 : ge->seed[op->inputs[j]]));
 			for (int j = 0; j < op->n_outputs; j++) {
 				int t = op->outputs[j];
 
-				ge->seed[t] = mix(h + (uint64_t)j);
+				ge->seed[t] = ab_mix64(h + (uint64_t)j);
 				ge->written[t] = (int32_t)k;
 				if (ge->buf_of[t] >= 0)
 					write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
@@ -279,7 +271,7 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 			for (int j = 0; j < op->n_scratch; j++) {
 				int t = op->scratch[j];
 
-				ge->seed[t] = mix(h ^ (0x5c5cull + (uint64_t)j));
+				ge->seed[t] = ab_mix64(h ^ (0x5c5cull + (uint64_t)j));
 				ge->written[t] = (int32_t)k;
 				if (ge->buf_of[t] >= 0)
 					write_buffer(&ge->ex, (size_t)ge->buf_of[t], ge->seed[t]);
@@ -307,10 +299,10 @@ static enum ab_verdict run_graph(struct graph_exec *ge,
 			return stomp_tensor(ge, res, (int)t, last, last);
 	}
 	/* Every output was just verified to hold its seed's stream. */
-	res->outputs_digest = mix(0x6f7574ull);
+	res->outputs_digest = ab_mix64(0x6f7574ull);
 	for (size_t t = 0; t < g->n_tensors; t++)
 		if (ab_tensor_roles(&g->tensors[t]) & AB_ROLE_GRAPH_OUTPUT)
-			res->outputs_digest = mix(res->outputs_digest ^ ge->seed[t]);
+			res->outputs_digest = ab_mix64(res->outputs_digest ^ ge->seed[t]);
 	return AB_PLAN_VALID;
 }
 
@@ -366,12 +358,12 @@ static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
 		for (; jf < n && by_first[jf].key == t; jf++) {
 			size_t i = by_first[jf].index;
 
-			write_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i));
+			write_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i));
 		}
 		for (size_t j = j0; j < jf; j++) {
 			size_t i = by_first[j].index;
 
-			if (!verify_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i))) {
+			if (!verify_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i))) {
 				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
 				goto out;
 			}
@@ -379,7 +371,7 @@ static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
 		for (; jl < n && by_last[jl].key == t; jl++) {
 			size_t i = by_last[jl].index;
 
-			if (!verify_buffer(ex, i, mix(p->id ? (uint64_t)p->id[i] : i))) {
+			if (!verify_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i))) {
 				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
 				goto out;
 			}

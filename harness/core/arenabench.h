@@ -546,6 +546,17 @@ static inline double ab_clock_ns(clockid_t clock)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* splitmix64's step as a hash: x plus the golden gamma, then its finaliser
+ * (Steele, Lea and Flood 2014).  ab_mix64(s + k * gamma), k = 0, 1, ...,
+ * is the splitmix64 sequence from seed s. */
+static inline uint64_t ab_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 /* Greatest common divisor (0 with b gives b). */
 static inline uint64_t ab_gcd(uint64_t a, uint64_t b)
 {

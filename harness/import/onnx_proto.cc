@@ -390,13 +390,20 @@ struct infer_job {
 	onnx::ISchemaRegistry *registry;
 };
 
+// The one call of libonnx's inference, in this process or the child:
+// check_type off, strict 0, data propagation on (docs/onnx.md).
+void infer_shapes(onnx::ModelProto &m, onnx::ISchemaRegistry *registry)
+{
+	onnx::ShapeInferenceOptions opt(false, 0, true);
+	onnx::shape_inference::InferShapes(m, registry, opt);
+}
+
 int infer_child(void *arg, int fd)
 {
 	auto *j = static_cast<infer_job *>(arg);
 	std::string out;
 	try {
-		onnx::ShapeInferenceOptions opt(false, 0, true);
-		onnx::shape_inference::InferShapes(*j->m, j->registry, opt);
+		infer_shapes(*j->m, j->registry);
 		out = "O";
 		for (auto *g : *j->gs) {
 			onnx::GraphProto t;
@@ -626,8 +633,7 @@ int abx_onnx_infer(struct abx_onnx *h, const struct ab_onnx_hint *hints, size_t 
 			if (int rc = infer_isolated(m, gs, path, err))
 				return rc;
 		} else {
-			onnx::ShapeInferenceOptions opt(false, 0, true);
-			onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), opt);
+			infer_shapes(m, onnx::OpSchemaRegistry::Instance());
 		}
 		for (size_t gi = 0; gi < gs.size(); gi++) {
 			ab_onnx_graph *g = &model->graphs[gi];
