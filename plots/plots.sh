@@ -155,9 +155,14 @@ else
 	skipped="$skipped scaling"
 fi
 
-# 5. plan layouts: one per planner for one graph, when the CLI can emit them.
+# 5. plan layouts: one per planner for one graph, when the CLI can emit them,
+# each model planned with the --dim values the bench used (the .meta's
+# input_dims lines, which are dims-file lines once their key is cut).
+meta_file=${dir%/}/results.meta
+: > "$data/input_dims.txt"
+[ ! -f "$meta_file" ] || sed -n 's/^input_dims=//p' "$meta_file" > "$data/input_dims.txt"
 if [ -x "$bin" ]; then
-	if ARENABENCH=$bin sh plots/layouts.sh "$data" "$out" "$formats"; then
+	if ARENABENCH=$bin LAYOUT_DIMS_FILE=$data/input_dims.txt sh plots/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"

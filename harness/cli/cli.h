@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "bench/tiers.h"
+#include "import/dims_file.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -45,12 +46,15 @@ struct args {
 	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */
 	bool timing, quiet, json, header;
-	bool strict;            /* bench: an input needing --dim is an error */
+	bool strict;            /* bench: an input that cannot be planned is an error */
+	bool allow_empty;       /* bench: every input skipped still writes */
 	double budget_seconds;  /* scale */
 	char **pos;
 	size_t n_pos;
 	const char *runtime;
 	bool align_given, lifetimes_given, round_given, out_given;
+	bool runtime_given;       /* --runtime (else a default per input kind) */
+	struct ab_dims_file dims_file; /* --dims-file; n == 0 without */
 	struct ab_tier_set tiers; /* --tier; a->plan.tiers points here */
 };
 
@@ -77,12 +81,26 @@ int cli_planners(const struct args *a, const struct ab_planner ***out,
  * (then --cost itself selects). */
 char *cli_planners_by_cost(const struct args *a);
 
-/* The conventions for one input: a .tflite without --runtime gets
- * TFLite's (lifetimes tflite, align 64) unless an option says otherwise;
- * other kinds keep the command's.  Changes *lo and aligns in place. */
-void cli_input_conventions(const struct args *a, const char *path,
-			   struct ab_load_options *lo, uint32_t *aligns,
-			   size_t *n_aligns);
+/* The conventions for one input without --runtime, one default per
+ * input kind in every command, each explicit option winning: a .tflite
+ * gets TFLite's (lifetimes tflite, align 64), or TFLite Micro's when it
+ * carries an offline plan (OfflineMemoryAllocation, which only TFLite
+ * Micro reads: an `export`ed model); a .onnx ONNX Runtime's (align 64,
+ * its allocation alignment; the default lifetimes); other kinds keep the
+ * command's.  Changes *lo and aligns in place; returns the runtime whose
+ * conventions apply ("tflite", "tflm", "onnxruntime"), or NULL for the
+ * command's own.  *why (may be NULL) gets a reason when the choice is not
+ * the kind's plain default (the offline plan), else NULL. */
+const char *cli_input_conventions(const struct args *a, const char *path,
+				  struct ab_load_options *lo, uint32_t *aligns,
+				  size_t *n_aligns, const char **why);
+/* Everything one input is loaded with: its --dim values (the command
+ * line's and --dims-file's for this model), then cli_input_conventions.
+ * 0 or a negative errno with err filled (too many --dim values). */
+int cli_input_options(const struct args *a, const char *path,
+		      struct ab_load_options *lo, uint32_t *aligns,
+		      size_t *n_aligns, const char **runtime, const char **why,
+		      struct ab_error *err);
 
 /* The operator-graph options given on the command line (--lifetimes,
  * --round, --no-scratch, --inplace, --reorder), none of which a minimalloc

@@ -20,6 +20,7 @@
 struct progress {
 	bool quiet;
 	time_t start;
+	const struct args *a;
 };
 
 static void on_progress(void *user, size_t done, size_t total,
@@ -47,8 +48,22 @@ static void on_problem(void *user, const char *msg)
 static void on_skipped(void *user, const struct ab_skipped_input *s)
 {
 	(void)user;
-	fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
-		s->path, s->why, s->flags);
+	if (s->flags)
+		fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
+			s->path, s->why, s->flags);
+	else
+		fprintf(stderr, "arenabench: bench: skipped %s: %s (--strict makes this an error)\n",
+			s->path, s->why);
+}
+
+/* Each input's options: its kind's default conventions and its --dim
+ * values (cli_input_options). */
+static int input_options(void *user, const char *path, struct ab_load_options *lo,
+			 uint32_t *aligns, size_t *n_aligns, struct ab_error *err)
+{
+	const struct progress *pr = user;
+
+	return cli_input_options(pr->a, path, lo, aligns, n_aligns, NULL, NULL, err);
 }
 
 static char *meta_path(const char *csv)
@@ -147,8 +162,7 @@ static int check_out_dir(const char *out, bool given)
 int cmd_bench(struct args *a, int argc, char **argv)
 {
 	struct ab_bench_config cfg = { 0 };
-	uint32_t tflite_aligns[16];
-	struct progress pr = { a->quiet, time(NULL) };
+	struct progress pr = { a->quiet, time(NULL), a };
 	const struct ab_planner **planners = NULL;
 	struct ab_rows rows = { 0 };
 	struct ab_error err = { { 0 } };
@@ -181,17 +195,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	cfg.aligns = a->aligns;
 	cfg.n_aligns = a->n_aligns;
 	cfg.load = a->load;
-	/* A .tflite gets TFLite's conventions unless an option says otherwise
-	 * (cli_input_conventions). */
-	{
-		cfg.tflite_load = a->load;
-		memcpy(tflite_aligns, a->aligns, sizeof(tflite_aligns));
-		cfg.n_tflite_aligns = a->n_aligns;
-		cli_input_conventions(a, "x.tflite", &cfg.tflite_load,
-				      tflite_aligns, &cfg.n_tflite_aligns);
-		cfg.tflite_aligns = tflite_aligns;
-		cfg.tflite_own = true;
-	}
+	/* one default per input kind, and each model's --dim values */
+	cfg.input_options = input_options;
 	cfg.plan = a->plan;
 	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
 	cfg.progress = on_progress;
@@ -202,7 +207,14 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	rc = ab_bench_run(&cfg, &rows, &err);
 	if (rc) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
+		if (a->strict && rc != -ENOMEM)
+			fprintf(stderr, "arenabench: bench --strict: stopped at the first input that cannot be planned\n");
 		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
+		goto out;
+	}
+	if (rows.n_skipped == n_files && !a->allow_empty) {
+		fprintf(stderr, "arenabench: bench: none of the %zu input%s could be planned (each named above); nothing written; %s is unchanged\n",
+			n_files, n_files == 1 ? "" : "s", a->out);
 		goto out;
 	}
 	if (ab_atomic_open(&csv, a->out, &err)) {
@@ -236,12 +248,14 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
 			rows.n, a->out, rows.invalid);
 	}
-	if (rows.n_skipped) {
-		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped (symbolic dimensions without --dim; listed in %s):",
+	/* (each skip was named as it happened, --quiet or not; the list
+	 * names the .meta, which a caller of --quiet may move, so it is
+	 * left to the summary) */
+	if (rows.n_skipped && !a->quiet) {
+		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped, the run went on without them (listed in %s):\n",
 			rows.n_skipped, n_files, mpath ? mpath : "this message only: no .meta beside stdout or a device");
 		for (size_t i = 0; i < rows.n_skipped; i++)
-			fprintf(stderr, " %s", rows.skipped[i].path);
-		fputc('\n', stderr);
+			fprintf(stderr, "  %s: %s\n", rows.skipped[i].path, rows.skipped[i].why);
 	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:

@@ -15,6 +15,9 @@
 # exactly when its .meta matches (campaign.sh checks it before using it).
 # REVISION and DIRTY are the git state of the tree the binary was built
 # in (a host may have no git checkout); binary_sha256 proves the binary.
+# An input the bench cannot plan is skipped (--allow-empty: the shard is
+# the CSV header and a .meta naming it with the reason), as in one bench
+# of many inputs.
 # Exit: 0 (also when some plan was invalid: the .meta says so), else the
 # bench's or the signal's status.
 set -eu
@@ -76,10 +79,10 @@ if [ -n "$cpus" ]; then
 		[ "$pinned" != none ] || sleep 0.2
 	done
 	# the bench is this shell's own child, so a signal here stops it
-	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" || rc=$?
 	exec 8>&-
 else
-	bench "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	bench "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" || rc=$?
 fi
 [ "$rc" -le 1 ] || exit "$rc"
 [ -s "$tmp/s.csv" ] && [ -s "$tmp/s.meta" ] || { echo "campaign-worker.sh: $INPUT: the bench wrote no CSV" >&2; exit 2; }

@@ -143,7 +143,7 @@ merge() {
 		while IFS='	' read -r key input; do tail -n +2 "$shards/$key.csv"; done < "$plan"
 	} > "$tcsv"
 	{
-		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^git_revision=\|^git_dirty=\|^binary_sha256=\|^skipped_input' "$first"
+		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^git_revision=\|^git_dirty=\|^binary_sha256=\|^skipped_input\|^input_dims=' "$first"
 		echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		# one value when all shards agree, else every one (keep a planner's timings on one model)
 		echo "cpu_model=$(distinct 2)"
@@ -165,16 +165,21 @@ merge() {
 		echo "hosts=$(counted 1)"
 		echo "parallel_jobs=$(get "$conf" jobs)"
 		echo "pinning=taskset, one shard per CPU of its host (a flock per CPU)"
-		# inputs the bench skipped (symbolic dimensions without --dim), in corpus order
+		# inputs the bench skipped (with the reason), then the --dim values
+		# each input was planned with: both in corpus order, as one bench writes them
 		echo "skipped_inputs=$skipped"
 		while IFS='	' read -r key input; do grep '^skipped_input=' "$shards/$key.meta" || true; done < "$plan"
+		while IFS='	' read -r key input; do grep '^input_dims=' "$shards/$key.meta" || true; done < "$plan"
 	} > "$tmeta"
 	mv "$tcsv" "$out"
 	mv "$tmeta" "$meta"
 	trap - EXIT
 	rows=$(($(wc -l < "$out") - 1))
 	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
-	[ "$skipped" = 0 ] || say "$skipped inputs skipped (symbolic dimensions without --dim; listed with the flags they need in $meta)"
+	if [ "$skipped" != 0 ]; then
+		say "$skipped of $n inputs skipped, the campaign went on without them (listed in $meta):"
+		sed -n 's/^skipped_input=/  /p' "$meta" >&2
+	fi
 	[ "$invalid" = 0 ] || { say "$invalid shards hold invalid plans (rows kept, valid=no)"; return 1; }
 	return 0
 }
@@ -279,6 +284,14 @@ dirty=$([ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -
 binsha=$(sha "$BIN")
 planners=$("$BIN" list | awk '{ print $1 }' | paste -sd, -)
 flags="$*"
+# A --dims-file is read by every shard: its content is part of each key
+# (an edited file reruns the shards) and it travels to ssh hosts.
+dimsfile=$(printf '%s\n' "$@" | awk 'p { print; exit } $0 == "--dims-file" { p = 1; next } /^--dims-file=/ { sub(/^--dims-file=/, ""); print; exit }')
+dimsha=
+if [ -n "$dimsfile" ]; then
+	[ -f "$dimsfile" ] || die "--dims-file $dimsfile: no such file"
+	dimsha=$(sha "$dimsfile")
+fi
 {
 	echo "dir=$DIR"
 	echo "out=$OUT"
@@ -308,8 +321,9 @@ reused=0 total=0 mixed_reused=0
 while IFS= read -r f; do
 	total=$((total + 1))
 	h=$(sha "$f")
-	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n' \
-		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" | sha256sum | cut -c1-24)
+	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s' \
+		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" "${dimsha:+dims_sha256=$dimsha
+}" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
 	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
 	if [ "${res%%	*}" != ok ] && [ -s "$others" ]; then
@@ -454,6 +468,7 @@ jobs_done() { [ -f "$run/joblog" ] && awk 'END { print (NR > 1 ? NR - 1 : 0) }' 
 if [ "$todo" -gt 0 ]; then
 	set -- --halt now,fail=1 --joblog "$run/joblog" --colsep '\t' -q
 	if [ -n "$HOSTS" ]; then
+		[ -z "$dimsfile" ] || set -- "$@" --basefile "$dimsfile"
 		set -- "$@" -S "$HOSTS" --workdir "$RDIR" --basefile "$BIN" \
 			--basefile scripts/study/campaign-worker.sh --transferfile '{2}' \
 			--return "$DIR/shards/{1}.csv" --return "$DIR/shards/{1}.meta"
