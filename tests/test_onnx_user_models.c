@@ -496,8 +496,8 @@ Test(users, export_then_explain_shared, .timeout = 600)
  * a different value in each; the dims file gives the values.  `make
  * bench`'s campaign exits 0, plans the five plannable, lists the three
  * others with reasons; the merged .meta carries the skips and dims;
- * plots/plots.sh plans the nameless model's layout with its dims and the
- * report lists both. */
+ * plots/plots.sh plans the nameless model's layout with its dims, and the
+ * report and the paper's corpus text list both. */
 Test(users, corpus_campaign_plots_report, .timeout = 900)
 {
 	char dir[PATH_MAX + 16], res[PATH_MAX + 16], *out, *meta, *csv, *html;
@@ -571,6 +571,16 @@ Test(users, corpus_campaign_plots_report, .timeout = 900)
 	cr_expect(strstr(html, "/corpus/if_model.tflite</code></td><td>subgraph 0: operator 0 (IF) calls other subgraphs"), "report");
 	cr_expect(strstr(html, "/corpus/nameless.onnx</code></td><td>input:0=5</td>"), "report");
 	free(html);
+	/* the paper's corpus section names them too */
+	cr_expect_eq(run(&out, "RESULTS_DIR=%s PLOTS_OUT=%s/plots PAPER_GENERATED=%s/gen sh paper/gen/paper-numbers.sh", res, fx, fx), 0, "%s", out);
+	free(out);
+	out = tu_slurp(strcat(strcpy((char[PATH_MAX + 32]){ 0 }, fx), "/gen/corpus.tex"), NULL);
+	cr_assert(out);
+	cr_expect(strstr(out, " The bench could not plan 3 inputs, skipped with the reason recorded in \\texttt{results.meta}: \\texttt{garbage}, \\texttt{if\\_model} and \\texttt{truncated}."),
+		  "%s", out);
+	cr_expect(strstr(out, " 3 models were planned with the \\texttt{-{}-dim} values recorded there (the plan layouts use the same): \\texttt{nameless}, \\texttt{wide\\_a} and \\texttt{wide\\_b}.\n"),
+		  "%s", out);
+	free(out);
 
 	/* --strict: the first model that cannot be planned fails its shard
 	 * and the campaign, nothing written */
