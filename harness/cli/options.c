@@ -358,7 +358,7 @@ void cli_usage(FILE *f)
 void cli_command_help(FILE *f, enum cli_cmd cmd)
 {
 	const struct command_doc *c = command_doc(cmd);
-	char defaults[256];
+	char defaults[512];
 
 	fprintf(f, "usage: arenabench %s [options]\n\n%s\n\noptions:\n", c->usage, c->about);
 	for (size_t i = 0; i < N_OPTIONS; i++) {
