@@ -79,11 +79,17 @@ if [ -n "$cpus" ]; then
 		[ "$pinned" != none ] || sleep 0.2
 	done
 	# the bench is this shell's own child, so a signal here stops it
-	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" || rc=$?
+	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" 2>"$tmp/err" || rc=$?
 	exec 8>&-
 else
-	bench "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" || rc=$?
+	bench "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" 2>"$tmp/err" || rc=$?
 fi
+# the bench's messages, naming the shard rather than this temporary folder
+# (which is gone once the job ends)
+awk -v t="$tmp/s.csv" -v s="$SHARDS/$KEY.csv" '{
+	while ((i = index($0, t)) > 0) $0 = substr($0, 1, i - 1) s substr($0, i + length(t))
+	print
+}' "$tmp/err" >&2
 [ "$rc" -le 1 ] || exit "$rc"
 [ -s "$tmp/s.csv" ] && [ -s "$tmp/s.meta" ] || { echo "campaign-worker.sh: $INPUT: the bench wrote no CSV" >&2; exit 2; }
 
