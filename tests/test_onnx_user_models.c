@@ -503,6 +503,10 @@ Test(users, corpus_campaign_plots_report, .timeout = 900)
 	char dir[PATH_MAX + 16], res[PATH_MAX + 16], *out, *meta, *csv, *html;
 	size_t len;
 
+	if (run(NULL, "command -v parallel && command -v flock && command -v gnuplot")) {
+		cr_log_warn("skipped: GNU parallel, flock or gnuplot is missing (sh scripts/deps.sh campaign plots installs them)");
+		return;
+	}
 	snprintf(dir, sizeof(dir), "%s/corpus", fx);
 	snprintf(res, sizeof(res), "%s/res", fx);
 	cr_assert_eq(run(NULL, "mkdir -p %s %s && cp %s/chain.onnx %s/nameless.onnx %s/wide_a.onnx %s/wide_b.onnx %s/",
