@@ -219,9 +219,12 @@ $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 # The test helpers include Criterion's headers: its package comes first
 # (a fresh machine has none; `make fresh-check` proves the order).
 $(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
-$(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
+# They link the users' option parser (cli/options.c) too: tests of --tier
+# and --dim call the parser the command line reaches.
+TEST_CLI_OBJ := $(call obj,harness/cli/options.c)
+$(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
 # The ONNX tests (tests/test_onnx*.c) link the importer and libonnx.
 $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 

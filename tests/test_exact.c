@@ -29,6 +29,8 @@
 #include "core/arenabench.h"
 #include "lib/placement.h"
 #include "lib/restarts.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 #define MINIMALLOC_DIR "../shared/problems/minimalloc"
 

@@ -33,6 +33,10 @@
 #include "testutil.h"
 #include "tflite_writer.h"
 
+/* The planner itself, by symbol (the harness reaches it through the
+ * registry). */
+extern const struct ab_planner ab_planner_offline;
+
 /* ------------------------------------------------------------- helpers */
 
 /* in [0, 0]; a [0, 2]; b [1, 2]; ws [1, 1]; c [2, 3]; out [3, 3] under

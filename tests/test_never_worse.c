@@ -16,6 +16,8 @@
 #include "core/arenabench.h"
 #include "import/graph_text.h"
 #include "testutil.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 static const char *const faithful[] = {
 	"tflm_greedy",     "tflite_arena",     "greedy_by_size_gpu",

@@ -30,6 +30,7 @@
 #include "import/input.h"
 #include "import/onnx.h"
 #include "testutil.h"
+#include "check/check.h"
 
 #define PY "/usr/bin/python3"
 #define ONNX_DIR AB_SHARED_DIR "/models/onnx"

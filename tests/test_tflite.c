@@ -24,6 +24,7 @@
 #include "import/expand.h"
 #include "import/tflite.h"
 #include "tflite_writer.h"
+#include "import/problem_csv.h"
 
 #define FIX_PATH "fixtures/model.tflite"
 

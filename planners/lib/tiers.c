@@ -1,171 +1,11 @@
-/* Memory tiers: see tiers.h for the algorithm, its cost and weak spots. */
+/* Memory tiers as a planner combinator: see tiers.h for the algorithm,
+ * its cost and weak spots. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/tiers.h"
-
-/* ------------------------------------------------------------ tier specs */
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static const struct {
-	const char *name;
-	uint64_t factor;
-} units[] = {
-	{ "", 1 }, { "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 },
-	{ "GiB", 1ull << 30 },
-};
-
-static const char *const ambiguous_units[] = {
-	"K", "M", "G", "k", "KB", "MB", "GB", "kB", "Kb", "Mb", "Gb", "kb",
-	"mb", "gb",
-};
-
-static int parse_capacity(const char *spec, const char *s, uint64_t *cap,
-			  struct ab_error *err)
-{
-	const char *unit;
-	uint64_t v = 0;
-
-	if (!*s)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': expected a capacity after ':' (e.g. 256KiB), or no ':' for an unbounded tier",
-			       spec);
-	if (*s < '0' || *s > '9')
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': capacity '%s' must start with a digit (a whole number of bytes with B, KiB, MiB or GiB)",
-			       spec, s);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return ab_fail(err, -ERANGE,
-				       "tier '%s': capacity does not fit in 64 bits", spec);
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	unit = s;
-	if (*unit == '.' || *unit == ',')
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': capacity must be a whole number (write the bytes instead of a fraction)",
-			       spec);
-	for (size_t i = 0; i < sizeof(ambiguous_units) / sizeof(ambiguous_units[0]); i++)
-		if (strcmp(unit, ambiguous_units[i]) == 0)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': unit '%s' is ambiguous (1000 or 1024?): write KiB, MiB, GiB (1024-based) or plain bytes",
-				       spec, unit);
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(unit, units[i].name) != 0)
-			continue;
-		if (v > UINT64_MAX / units[i].factor)
-			return ab_fail(err, -ERANGE,
-				       "tier '%s': capacity does not fit in 64 bits", spec);
-		if (v == 0)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': capacity must be at least 1 byte (leave out ':...' for an unbounded tier)",
-				       spec);
-		*cap = v * units[i].factor;
-		return 0;
-	}
-	return ab_fail(err, -EINVAL,
-		       "tier '%s': unknown unit '%s' (expected B, KiB, MiB, GiB or none for bytes)",
-		       spec, unit);
-}
-
-int ab_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err)
-{
-	const char *colon = strchr(spec, ':');
-	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-
-	memset(out, 0, sizeof(*out));
-	if (len == 0)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': expected a name before the capacity (lower-case letters, digits, '_'), e.g. sram:256KiB",
-			       spec);
-	if (len > AB_TIER_NAME_MAX)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': name is longer than %d characters",
-			       spec, AB_TIER_NAME_MAX);
-	for (size_t i = 0; i < len; i++)
-		if (!name_char(spec[i]))
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': name may contain only lower-case letters, digits and '_' (found '%c')",
-				       spec, spec[i]);
-	memcpy(out->name, spec, len);
-	out->name[len] = '\0';
-	if (colon)
-		return parse_capacity(spec, colon + 1, &out->capacity, err);
-	return 0;
-}
-
-int ab_tiers_check_list(const struct ab_tier *tiers, int n_tiers,
-			struct ab_error *err)
-{
-	if (n_tiers < 1 || n_tiers > AB_MAX_ARENAS)
-		return ab_fail(err, -EINVAL, "expected 1 to %d tiers, got %d",
-			       AB_MAX_ARENAS, n_tiers);
-	for (int t = 0; t < n_tiers; t++) {
-		size_t len = strnlen(tiers[t].name, sizeof(tiers[t].name));
-
-		if (len == 0 || len > AB_TIER_NAME_MAX)
-			return ab_fail(err, -EINVAL, "tier %d: expected a name of 1 to %d characters",
-				       t, AB_TIER_NAME_MAX);
-		for (size_t i = 0; i < len; i++)
-			if (!name_char(tiers[t].name[i]))
-				return ab_fail(err, -EINVAL,
-					       "tier '%s': name may contain only lower-case letters, digits and '_'",
-					       tiers[t].name);
-		for (int u = 0; u < t; u++)
-			if (strcmp(tiers[u].name, tiers[t].name) == 0)
-				return ab_fail(err, -EINVAL, "tier '%s' is given twice",
-					       tiers[t].name);
-		if (!tiers[t].capacity && t + 1 < n_tiers)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s' has no capacity, so it must be the last tier (found tier '%s' after it)",
-				       tiers[t].name, tiers[t + 1].name);
-	}
-	return 0;
-}
-
-int ab_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
-		struct ab_error *err)
-{
-	struct ab_tier t;
-	int rc;
-
-	if (*n_tiers >= AB_MAX_ARENAS)
-		return ab_fail(err, -EINVAL, "tier '%s': at most %d tiers",
-			       spec, AB_MAX_ARENAS);
-	rc = ab_tier_parse(spec, &t, err);
-	if (rc)
-		return rc;
-	tiers[*n_tiers] = t;
-	rc = ab_tiers_check_list(tiers, *n_tiers + 1, err);
-	if (rc)
-		return rc;
-	(*n_tiers)++;
-	return 0;
-}
-
-static const char *const benefit_names[] = {
-	[AB_TIER_BY_BYTES] = "bytes",
-	[AB_TIER_BY_ACCESSES] = "accesses",
-};
-
-const char *ab_tier_benefit_name(enum ab_tier_benefit b)
-{
-	return (unsigned)b < 2 ? benefit_names[b] : "?";
-}
-
-int ab_tier_benefit_from_name(const char *s)
-{
-	for (int b = 0; b < 2; b++)
-		if (strcmp(s, benefit_names[b]) == 0)
-			return b;
-	return -1;
-}
+#include "lib/tiers.h"
 
 /* ---------------------------------------------------------- the ranking */
 
@@ -718,27 +558,20 @@ out:
 	return rc;
 }
 
-int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
-		   int n_tiers, struct ab_error *err)
+int ab_tiers_combine(const void *self, const struct ab_planner *pl,
+		     const struct ab_problem *p, const uint32_t *accesses,
+		     const struct ab_plan_options *o, struct ab_plan *out,
+		     struct ab_combined *res, struct ab_error *err)
 {
-	if (plan->n_arenas != n_tiers)
-		return ab_fail(err, -EINVAL,
-			       "tiered plan has %d arenas, expected one per tier (%d)",
-			       plan->n_arenas, n_tiers);
-	for (int t = 0; t < n_tiers; t++) {
-		if (tiers[t].capacity && plan->arena_size[t] > tiers[t].capacity)
-			return ab_fail(err, -ENOSPC,
-				       "tier '%s': peak %" PRIu64 " bytes exceeds its capacity %" PRIu64 " bytes",
-				       tiers[t].name, plan->arena_size[t],
-				       tiers[t].capacity);
-		if (t > 0 && plan->arena_base[t] <
-				     plan->arena_base[t - 1] + plan->arena_size[t - 1])
-			return ab_fail(err, -EINVAL,
-				       "tier '%s' starts at %" PRIu64 ", inside tier '%s' (which ends at %" PRIu64
-				       "): tiers are separate memories",
-				       tiers[t].name, plan->arena_base[t],
-				       tiers[t - 1].name,
-				       plan->arena_base[t - 1] + plan->arena_size[t - 1]);
-	}
+	const struct ab_tier_set *t = self;
+	struct ab_tier_report rep;
+	int rc = ab_plan_tiers(p, accesses, pl, o, t->tier, t->n, &t->opt, out,
+			       &rep, err);
+
+	memset(res, 0, sizeof(*res));
+	if (rc)
+		return rc;
+	memcpy(res->peak, rep.peak, sizeof(res->peak));
+	res->spilled_bytes = rep.spilled_bytes;
 	return 0;
 }
