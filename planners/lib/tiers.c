@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/range_tree.h"
 #include "lib/tiers.h"
 
 /* ---------------------------------------------------------- the ranking */
@@ -64,52 +65,6 @@ static int rank_buffers(const struct ab_problem *p, const uint32_t *accesses,
 	return 0;
 }
 
-/* ------------------------------------- live bytes of the chosen set */
-
-/* Range add, range max over the compressed times [0, k). */
-struct live_tree {
-	size_t k;
-	uint64_t *max; /* max over the node's range, its own adds included */
-	uint64_t *add; /* added to the node's whole range */
-};
-
-static void lt_add(struct live_tree *t, size_t node, size_t l, size_t r,
-		   size_t ql, size_t qr, uint64_t v)
-{
-	size_t mid;
-	uint64_t a, b;
-
-	if (qr <= l || r <= ql)
-		return;
-	if (ql <= l && r <= qr) {
-		t->max[node] += v;
-		t->add[node] += v;
-		return;
-	}
-	mid = l + (r - l) / 2;
-	lt_add(t, 2 * node, l, mid, ql, qr, v);
-	lt_add(t, 2 * node + 1, mid, r, ql, qr, v);
-	a = t->max[2 * node];
-	b = t->max[2 * node + 1];
-	t->max[node] = (a > b ? a : b) + t->add[node];
-}
-
-static uint64_t lt_max(const struct live_tree *t, size_t node, size_t l,
-		       size_t r, size_t ql, size_t qr)
-{
-	size_t mid;
-	uint64_t a, b;
-
-	if (qr <= l || r <= ql)
-		return 0;
-	if (ql <= l && r <= qr)
-		return t->max[node];
-	mid = l + (r - l) / 2;
-	a = lt_max(t, 2 * node, l, mid, ql, qr);
-	b = lt_max(t, 2 * node + 1, mid, r, ql, qr);
-	return (a > b ? a : b) + t->add[node];
-}
-
 /* ------------------------------------------------------------- the search */
 
 struct tier_search {
@@ -124,7 +79,7 @@ struct tier_search {
 	uint64_t *tier_offset;   /* buffer -> offset inside its tier */
 	int64_t *times;          /* distinct firsts and lasts + 1, ascending */
 	size_t n_times;
-	struct live_tree live;
+	struct ab_range_tree live; /* raw bytes of the chosen set per time */
 	uint64_t runs;
 	uint64_t iterations;
 	bool stopped_by_budget, stopped_by_time, stopped_by_size;
@@ -154,8 +109,7 @@ static void live_range(const struct tier_search *s, size_t i, size_t *l,
 
 static void live_reset(struct tier_search *s)
 {
-	memset(s->live.max, 0, 4 * (s->live.k + 1) * sizeof(*s->live.max));
-	memset(s->live.add, 0, 4 * (s->live.k + 1) * sizeof(*s->live.add));
+	ab_range_tree_clear(&s->live);
 }
 
 static void live_insert(struct tier_search *s, size_t i)
@@ -163,17 +117,17 @@ static void live_insert(struct tier_search *s, size_t i)
 	size_t l, r;
 
 	live_range(s, i, &l, &r);
-	lt_add(&s->live, 1, 0, s->live.k, l, r, s->p->buf[i].size);
+	ab_range_add(&s->live, l, r - 1, s->p->buf[i].size);
 }
 
 /* The most raw bytes live at one step if buffer i joined the chosen set. */
-static uint64_t live_peak_with(const struct tier_search *s, size_t i)
+static uint64_t live_peak_with(struct tier_search *s, size_t i)
 {
 	uint64_t size = s->p->buf[i].size, most;
 	size_t l, r;
 
 	live_range(s, i, &l, &r);
-	most = lt_max(&s->live, 1, 0, s->live.k, l, r);
+	most = ab_range_max(&s->live, l, r - 1);
 	return most > UINT64_MAX - size ? UINT64_MAX : most + size;
 }
 
@@ -220,10 +174,7 @@ static int search_init(struct tier_search *s, const struct ab_problem *p,
 	for (size_t j = 0; j < k; j++)
 		if (!s->n_times || s->times[s->n_times - 1] != s->times[j])
 			s->times[s->n_times++] = s->times[j];
-	s->live.k = s->n_times ? s->n_times : 1;
-	s->live.max = calloc(4 * (s->live.k + 1), sizeof(*s->live.max));
-	s->live.add = calloc(4 * (s->live.k + 1), sizeof(*s->live.add));
-	if (!s->live.max || !s->live.add)
+	if (ab_range_tree_init(&s->live, s->n_times ? s->n_times : 1))
 		return -ENOMEM;
 	/* The sub-problem keeps the problem's identity and schedule. */
 	s->sub.name = p->name;
@@ -246,8 +197,7 @@ static void search_free(struct tier_search *s)
 	free(s->tier);
 	free(s->tier_offset);
 	free(s->times);
-	free(s->live.max);
-	free(s->live.add);
+	ab_range_tree_free(&s->live);
 	ab_plan_free(&s->sub_plan);
 }
 
@@ -425,6 +375,34 @@ static int need_message(struct tier_search *s, const struct ab_tier *tier,
 		       s->pl->name, lb, tier->capacity);
 }
 
+/* What the tiers hold, into *rep (zeroed by the caller). */
+static void report(const struct tier_search *s, const uint32_t *accesses,
+		   const struct ab_tier *tiers, int n_tiers,
+		   const struct ab_plan *out, struct ab_tier_report *rep)
+{
+	const struct ab_problem *p = s->p;
+
+	rep->n_tiers = n_tiers;
+	rep->planner_runs = s->runs;
+	for (int t = 0; t < n_tiers; t++) {
+		rep->peak[t] = out->arena_size[t];
+		rep->capacity[t] = tiers[t].capacity;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		int t = s->tier[i];
+		uint64_t a = accesses && accesses[i] ? accesses[i] : 1;
+		uint64_t sz = p->buf[i].size;
+
+		rep->buffers[t]++;
+		rep->bytes[t] += sz;
+		rep->access_bytes[t] += sz > UINT64_MAX / a ? UINT64_MAX : sz * a;
+		if (t > 0) {
+			rep->spilled_bytes += sz;
+			rep->spilled_buffers++;
+		}
+	}
+}
+
 int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 		  const struct ab_planner *pl, const struct ab_plan_options *o,
 		  const struct ab_tier *tiers, int n_tiers,
@@ -531,25 +509,7 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 			  : s.stopped_by_time ? AB_STOPPED_TIME
 			  : s.stopped_by_size ? AB_STOPPED_SIZE
 					      : AB_STOPPED_NONE;
-	rep->n_tiers = n_tiers;
-	rep->planner_runs = s.runs;
-	for (int t = 0; t < n_tiers; t++) {
-		rep->peak[t] = out->arena_size[t];
-		rep->capacity[t] = tiers[t].capacity;
-	}
-	for (size_t i = 0; i < n; i++) {
-		int t = s.tier[i];
-		uint64_t a = accesses && accesses[i] ? accesses[i] : 1;
-		uint64_t sz = p->buf[i].size;
-
-		rep->buffers[t]++;
-		rep->bytes[t] += sz;
-		rep->access_bytes[t] += sz > UINT64_MAX / a ? UINT64_MAX : sz * a;
-		if (t > 0) {
-			rep->spilled_bytes += sz;
-			rep->spilled_buffers++;
-		}
-	}
+	report(&s, accesses, tiers, n_tiers, out, rep);
 	rc = 0;
 out:
 	free(ranked);

@@ -44,8 +44,8 @@
  *
  * Complexity: ranking O(n log n); per bounded tier O(log n + R) planner
  * runs on at most n buffers, each with O(n) copying, R <= max_runs_per_tier
- * (default 256); the lower-bound test of a candidate is O(log n) (segment
- * tree with range add and range max over the compressed times).
+ * (default 256); the lower-bound test of a candidate is O(log n) (the
+ * library's range tree, range_tree.h, over the compressed times).
  *
  * Weak spots: the density charges a buffer for every step it lives, also
  * where the fast tier is not contested; the prefix search and the greedy
