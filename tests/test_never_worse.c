@@ -69,11 +69,10 @@ static void expect_never_worse(const struct ab_problem *p, const char *where)
 
 static uint64_t next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	uint64_t z = ab_mix64(*s);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	*s += 0x9e3779b97f4a7c15ull;
+	return z;
 }
 
 Test(never_worse, random_problems, .timeout = 300)
