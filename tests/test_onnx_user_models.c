@@ -456,7 +456,7 @@ Test(users, export_then_explain_shared, .timeout = 600)
 	size_t n = 0;
 
 	if (!tu_dir_exists(AB_SHARED_DIR "/models")) {
-		cr_log_warn("skipped: " AB_SHARED_DIR "/models is absent (the shared models are not next to this tree)");
+		cr_skip_test(AB_SHARED_DIR "/models is absent (the shared models are not next to this tree)");
 		return;
 	}
 	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
@@ -504,7 +504,7 @@ Test(users, corpus_campaign_plots_report, .timeout = 900)
 	size_t len;
 
 	if (run(NULL, "command -v parallel && command -v flock && command -v gnuplot")) {
-		cr_log_warn("skipped: GNU parallel, flock or gnuplot is missing (sh scripts/deps.sh campaign plots installs them)");
+		cr_skip_test("GNU parallel, flock or gnuplot is missing (sh scripts/deps.sh campaign plots installs them)");
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%s/corpus", fx);
@@ -609,7 +609,7 @@ Test(users, foreign_models_never_stop_a_run, .timeout = 600)
 	size_t models = 0, skipped = 0, planned = 0;
 
 	if (!tu_dir_exists(NODE_DIR)) {
-		cr_log_warn("skipped: " NODE_DIR " is absent (sh scripts/deps.sh test onnx installs libonnx-testdata)");
+		cr_skip_test(NODE_DIR " is absent (sh scripts/deps.sh test onnx installs libonnx-testdata)");
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%s/foreign", fx);
