@@ -1,5 +1,6 @@
 /* A range tree with lazy range add: see range_tree.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,36 +96,24 @@ static size_t seg_first_above_at(struct ab_range_tree *s, size_t v, size_t l, si
 	return seg_first_above_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
 }
 
-static size_t seg_next_diff_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
-			       size_t from, uint64_t h)
+/* The first position in [a, b] (with last: the last one) whose value
+ * differs from h, or n. */
+static size_t seg_diff_at(struct ab_range_tree *s, size_t v, size_t l,
+			  size_t r, size_t a, size_t b, uint64_t h, bool last)
 {
-	size_t k;
+	size_t k, mid = (l + r) / 2;
 
-	if (r < from || (s->mn[v] == h && s->mx[v] == h))
+	if (r < a || l > b || (s->mn[v] == h && s->mx[v] == h))
 		return s->n;
 	if (l == r)
 		return l;
 	seg_push(s, v);
-	k = seg_next_diff_at(s, 2 * v, l, (l + r) / 2, from, h);
+	k = last ? seg_diff_at(s, 2 * v + 1, mid + 1, r, a, b, h, last)
+		 : seg_diff_at(s, 2 * v, l, mid, a, b, h, last);
 	if (k < s->n)
 		return k;
-	return seg_next_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
-}
-
-static size_t seg_prev_diff_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
-			       size_t to, uint64_t h)
-{
-	size_t k;
-
-	if (l > to || (s->mn[v] == h && s->mx[v] == h))
-		return s->n;
-	if (l == r)
-		return l;
-	seg_push(s, v);
-	k = seg_prev_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, to, h);
-	if (k < s->n)
-		return k;
-	return seg_prev_diff_at(s, 2 * v, l, (l + r) / 2, to, h);
+	return last ? seg_diff_at(s, 2 * v, l, mid, a, b, h, last)
+		    : seg_diff_at(s, 2 * v + 1, mid + 1, r, a, b, h, last);
 }
 
 static uint64_t seg_max_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
@@ -171,10 +160,10 @@ size_t ab_range_first_above(struct ab_range_tree *s, size_t from, uint64_t h)
 
 size_t ab_range_next_diff(struct ab_range_tree *s, size_t from, uint64_t h)
 {
-	return seg_next_diff_at(s, 1, 0, s->n - 1, from, h);
+	return seg_diff_at(s, 1, 0, s->n - 1, from, s->n - 1, h, false);
 }
 
 size_t ab_range_prev_diff(struct ab_range_tree *s, size_t to, uint64_t h)
 {
-	return seg_prev_diff_at(s, 1, 0, s->n - 1, to, h);
+	return seg_diff_at(s, 1, 0, s->n - 1, 0, to, h, true);
 }
