@@ -62,13 +62,17 @@ void ab_range_add(struct ab_range_tree *s, size_t a, size_t b, uint64_t d)
 	seg_add_at(s, 1, 0, s->n - 1, a, b, d);
 }
 
-uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
+/* Walks from the root to one leaf, pushing the pending adds down: to the
+ * leftmost minimum (to_min), else to position at.  Returns the leaf's
+ * node; its position in *pos. */
+static size_t seg_descend(struct ab_range_tree *s, size_t at, bool to_min,
+			  size_t *pos)
 {
 	size_t v = 1, l = 0, r = s->n - 1;
 
 	while (l < r) {
 		seg_push(s, v);
-		if (s->mn[2 * v] == s->mn[v]) {
+		if (to_min ? s->mn[2 * v] == s->mn[v] : at <= (l + r) / 2) {
 			v = 2 * v;
 			r = (l + r) / 2;
 		} else {
@@ -76,8 +80,13 @@ uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
 			l = (l + r) / 2 + 1;
 		}
 	}
-	*at = l;
-	return s->mn[v];
+	*pos = l;
+	return v;
+}
+
+uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
+{
+	return s->mn[seg_descend(s, 0, true, at)];
 }
 
 static size_t seg_first_above_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
@@ -133,19 +142,9 @@ static uint64_t seg_max_at(struct ab_range_tree *s, size_t v, size_t l, size_t r
 
 uint64_t ab_range_get(struct ab_range_tree *s, size_t at)
 {
-	size_t v = 1, l = 0, r = s->n - 1;
+	size_t pos;
 
-	while (l < r) {
-		seg_push(s, v);
-		if (at <= (l + r) / 2) {
-			v = 2 * v;
-			r = (l + r) / 2;
-		} else {
-			v = 2 * v + 1;
-			l = (l + r) / 2 + 1;
-		}
-	}
-	return s->mn[v];
+	return s->mn[seg_descend(s, at, false, &pos)];
 }
 
 uint64_t ab_range_max(struct ab_range_tree *s, size_t a, size_t b)
