@@ -14,6 +14,8 @@
 
 #include "cli/cli.h"
 #include "cli/timing.h"
+#include "bench/merge.h"
+#include "core/sha256.h"
 #include "core/textio.h"
 #include "import/expand.h"
 
@@ -49,20 +51,6 @@ static void on_skipped(void *user, const struct ab_skipped_input *s)
 	(void)user;
 	fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
 		s->path, s->why, s->flags);
-}
-
-static char *meta_path(const char *csv)
-{
-	size_t n = strlen(csv);
-	char *m = malloc(n + 6);
-
-	if (!m)
-		return NULL;
-	memcpy(m, csv, n + 1);
-	if (n > 4 && !strcmp(m + n - 4, ".csv"))
-		m[n - 4] = 0;
-	strcat(m, ".meta");
-	return m;
 }
 
 /*
@@ -153,8 +141,10 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	struct ab_rows rows = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_atomic_file csv, meta;
-	char **files = NULL, *mpath = NULL;
+	struct ab_out_lock lock = { -1, NULL, 0 };
+	char **files = NULL, *mpath = NULL, hex[65];
 	size_t n_files = 0, n_planners = 0;
+	bool wrote_meta = false;
 	int rc, code = EXIT_USAGE;
 
 	if (!a->n_pos) {
@@ -174,6 +164,15 @@ int cmd_bench(struct args *a, int argc, char **argv)
 				 : "no planners selected");
 		goto out;
 	}
+	/* the output rules (docs/io.md) on the CSV and its .meta, against
+	 * every input a folder expanded to, then the output's lock */
+	mpath = strcmp(a->out, "-") ? ab_meta_path(a->out) : NULL;
+	if (cli_refuse_inputs("--out", a->out, (const char *const *)files, n_files) ||
+	    cli_refuse_special("--out", a->out) ||
+	    (mpath && (cli_refuse_inputs("--out's .meta", mpath, (const char *const *)files, n_files) ||
+		       cli_refuse_special("--out's .meta", mpath))) ||
+	    cli_lock_output(&lock, a->out, "arenabench bench"))
+		goto out;
 	cfg.inputs = (const char *const *)files;
 	cfg.n_inputs = n_files;
 	cfg.planners = planners;
@@ -217,19 +216,29 @@ int cmd_bench(struct args *a, int argc, char **argv)
 			goto out;
 		}
 	} else {
-		mpath = meta_path(a->out);
-		if (!mpath || ab_atomic_open(&meta, mpath, &err)) {
+		/* the .meta names the CSV's sha256: a reader tells a matched
+		 * pair from a torn one (docs/io.md) */
+		if (fflush(csv.f) || ferror(csv.f)) {
+			ab_atomic_abort(&csv);
+			fprintf(stderr, "arenabench: %s: write error: %s; the previous files are kept\n",
+				a->out, strerror(errno));
+			goto out;
+		}
+		if (!mpath || ab_sha256_file(csv.tmp, hex, &err) ||
+		    ab_atomic_open(&meta, mpath, &err)) {
 			ab_atomic_abort(&csv);
 			fprintf(stderr, "arenabench: %s\n", mpath ? err.msg : "out of memory");
 			goto out;
 		}
 		ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
 		ab_write_meta_skipped(meta.f, &rows);
+		fprintf(meta.f, "rows=%zu\ncsv_sha256=%s\n", rows.n, hex);
 		/* the CSV and its .meta are replaced together or not at all */
 		if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 			fprintf(stderr, "arenabench: %s\n", err.msg);
 			goto out;
 		}
+		wrote_meta = true;
 	}
 	if (!a->quiet) {
 		print_summary(&rows, planners, n_planners);
@@ -238,13 +247,14 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	}
 	if (rows.n_skipped) {
 		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped (symbolic dimensions without --dim; listed in %s):",
-			rows.n_skipped, n_files, mpath ? mpath : "this message only: no .meta beside stdout or a device");
+			rows.n_skipped, n_files, wrote_meta ? mpath : "this message only: no .meta beside stdout or a device");
 		for (size_t i = 0; i < rows.n_skipped; i++)
 			fprintf(stderr, " %s", rows.skipped[i].path);
 		fputc('\n', stderr);
 	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:
+	ab_out_lock_release(&lock);
 	ab_free_inputs(files, n_files);
 	free(planners);
 	free(mpath);
