@@ -227,7 +227,7 @@ $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 
 # The campaign tests start sshd, munged and Slurm when root (CI); the
 # sanitizer pass keeps to the local parts.
-CAMPAIGN_TESTS ?= local kill corrupt mixed concurrent out ssh slurm
+CAMPAIGN_TESTS ?= local kill corrupt mixed concurrent out faults hosts ssh slurm
 test: $(BIN) $(GENS) $(TESTS)
 	@sh scripts/run-tests.sh $(TESTS)
 	@sh scripts/test-extension.sh

@@ -66,7 +66,7 @@ take_out_lock() {
 	# is no lock, so it is taken again on the new one
 	while :; do
 		exec 9>>"$olock" || die "$1: cannot open its lock $olock"
-		if ! flock $([ "$3" = 0 ] && echo -n || echo "-w $3") 9; then
+		if ! { if [ "$3" = 0 ]; then flock -n 9; else flock -w "$3" 9; fi; }; then
 			die "$1 is in use by $(head -n 1 "$olock" 2>/dev/null || echo 'another run') (lock $olock); $1 is left to it"
 		fi
 		held=$(stat -L -c %d:%i /proc/self/fd/9 2>/dev/null || true)
@@ -85,8 +85,9 @@ take_out_lock() {
 	*slurm_jobs=*) [ "$2" = "merge ${run_arg:-}" ] || say "took over the lock $olock of Slurm jobs that have ended ($prev)" ;;
 	?*) say "took over the stale lock $olock of a run that ended without releasing it ($prev)" ;;
 	esac
-	echo "pid=$$ host=$(uname -n) started=$(date -u +%Y-%m-%dT%H:%M:%SZ) command=campaign.sh $2" > "$olock"
 	olock_held=$olock
+	echo "pid=$$ host=$(uname -n) started=$(date -u +%Y-%m-%dT%H:%M:%SZ) command=campaign.sh $2" > "$olock" ||
+		die "$1: cannot write its lock $olock (a full disk?); nothing run"
 }
 
 [ $# -ge 1 ] || die "usage: $me run|slurm|merge ... (see the header of $me)"
@@ -298,19 +299,20 @@ done
 [ -s "$inputs" ] || die "no inputs (expected .graph/.csv/.tflite files or directories)"
 ! grep -q '	' "$inputs" || die "an input path holds a tab: $(grep '	' "$inputs" | head -n 1)"
 
-# Fail early: OUT's folder exists (made) and takes files, before any planning.
+# Fail early: OUT's folder exists (made), OUT and its .meta follow the
+# output rules of docs/io.md (never a directory, FIFO, socket or device,
+# nor any input, by device and inode), and the folder takes files, before
+# any planning.
 odir=$(dirname "$OUT")
 mkdir -p "$odir" 2>/dev/null || die "$odir: cannot create the output folder"
-probe=$odir/.campaign-probe.$$
-: > "$probe" 2>/dev/null || die "$odir: cannot write there"
-rm -f "$probe"
-# the output rules of docs/io.md: OUT and its .meta are never a directory,
-# FIFO, socket or device, nor any input (by device and inode)
 out_rules() { # out_rules PATH: out_check PATH against every input
 	(p=$1; set --; while IFS= read -r f; do set -- "$@" "$f"; done < "$inputs"; out_check "$p" "$@")
 }
 msg=$(out_rules "$OUT" 2>&1) || die "--out $msg"
 msg=$(out_rules "${OUT%.csv}.meta" 2>&1) || die "--out's .meta $msg"
+probe=$odir/.campaign-probe.$$
+: > "$probe" 2>/dev/null || die "$odir: cannot write there"
+rm -f "$probe"
 
 [ -n "$DIR" ] || DIR=$BUILD/campaigns/$(echo "$OUT" | sed 's|^\./||; s|/|_|g')
 mkdir -p "$DIR/shards" "$DIR/runs" || die "$DIR: cannot create the campaign folder"
@@ -544,7 +546,7 @@ if [ "$todo" -gt 0 ]; then
 			last=$d
 			progress "$d"
 		done
-	) 9>&- &
+	) 9>&- 7>&- &
 	pid_progress=$!
 	rc=0
 	wait "$pid_parallel" || rc=$?
