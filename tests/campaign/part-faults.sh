@@ -63,6 +63,42 @@ wait "$pa" || bad "two spellings of one OUT: the first failed: $(tail -n 2 "$F/s
 same_untimed "$F/same.csv" "$W/timed-serial.csv" "two spellings of one OUT: the first's CSV is the serial bench"
 [ ! -e "$F/.same.csv.lock" ] && ok "the lock is gone once the run ends" || bad "left: $F/.same.csv.lock"
 
+# the output rules against make plots and make report (scripts/lib/outputs.sh)
+R=$F/rep
+mkdir -p "$R/fifo" "$R/input" "$R/link" "$R/real"
+mkfifo "$R/fifo/index.html"
+t=$(now_ms)
+if env -u MAKEFLAGS make -s report REPORT_OUT="$R/fifo" > "$R/fifo.log" 2>&1; then
+	bad "make report into a FIFO index.html exited 0"
+else
+	[ -p "$R/fifo/index.html" ] && grep -q 'index.html: is a FIFO' "$R/fifo.log" &&
+		ok "make report: a FIFO index.html is refused in $(($(now_ms) - t)) ms, kept a FIFO" ||
+		bad "make report into a FIFO: $(tail -n 2 "$R/fifo.log")"
+fi
+cp "$W/serial.csv" "$R/input/b.csv"
+ln -s ../input/b.csv "$R/input/index.html"
+if env -u MAKEFLAGS make -s report A="$W/serial.csv" B="$TREE/$R/input/b.csv" REPORT_OUT="$R/input" > "$R/input.log" 2>&1; then
+	bad "make report over its input B exited 0"
+else
+	cmp -s "$R/input/b.csv" "$W/serial.csv" && grep -q 'is the input' "$R/input.log" &&
+		ok "make report: an index.html that is the input B (a symlink) is refused, B unchanged" ||
+		bad "make report over its input: $(tail -n 2 "$R/input.log")"
+fi
+echo "a file" > "$R/figs"
+if env -u MAKEFLAGS make -s plots PLOTS_OUT="$R/figs" FORMATS=svg > "$R/figs.log" 2>&1; then
+	bad "make plots into a file exited 0"
+else
+	[ "$(cat "$R/figs")" = "a file" ] && grep -q 'is not a directory' "$R/figs.log" &&
+		ok "make plots: a PLOTS_OUT that is a file is refused, kept" || bad "make plots into a file: $(tail -n 2 "$R/figs.log")"
+fi
+ln -s ../real/page.html "$R/link/index.html"
+if env -u MAKEFLAGS make -s report REPORT_OUT="$R/link" > "$R/link.log" 2>&1 && [ -L "$R/link/index.html" ] &&
+	grep -q '</html>' "$R/real/page.html"; then
+	ok "make report: a symlinked index.html writes its target and stays a link"
+else
+	bad "make report through a symlink: $(tail -n 2 "$R/link.log"); $(ls -l "$R/link")"
+fi
+
 # a full disk during the merge, then during make plots and make report
 D=$F/full
 if [ "$(id -u)" != 0 ]; then
