@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/validate.h"
 #include "core/arenabench.h"
 #include "testutil.h"
 
