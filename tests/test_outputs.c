@@ -297,7 +297,7 @@ Test(outputs, two_spellings_of_one_output_one_runs_one_is_refused)
 	file("g.csv", "id,lower,upper,size\n0,0,2,8\n");
 	cr_assert_eq(sh("mkdir bin sub && ln -s . alias", NULL), 0);
 	/* a git that holds the first run (bench asks it for the .meta) */
-	file("bin/git", "#!/bin/sh\necho $$ > held.tmp; mv held.tmp held\nexec sleep 3 </dev/null >/dev/null 2>&1\n");
+	file("bin/git", "#!/bin/sh\necho $$ > held.tmp; mv held.tmp held\nexec sleep 1 </dev/null >/dev/null 2>&1\n");
 	rc = sh("chmod +x bin/git; PATH=\"$PWD/bin:$PATH\" $AB bench g.csv --no-timing --quiet --out r.csv > first.log 2>&1 & "
 		"pid=$!; for k in $(seq 200); do [ -e held ] && break; sleep 0.05; done; "
 		"echo first=$pid; $AB bench g.csv --no-timing --quiet --out \"$PWD/alias/sub/../r.csv\"; echo second=$?; "
