@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "core/outlock.h"
 #include "core/tiers.h"
 #include "import/dims_file.h"
 
@@ -27,6 +28,7 @@ enum cli_cmd {
 	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
 	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
 	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7, CMD_COMPARE = 1 << 8,
+	CMD_MERGE = 1 << 9,
 };
 
 struct args {
@@ -138,7 +140,23 @@ int cli_run_gnuplot(const char *gnuplot, const char *expr, const char *script);
 /* The first line of a shell command's output (ab_write_meta's capture). */
 void cli_capture(const char *cmd, char *buf, size_t len);
 
+/* outputs.c: the identity of a path (device and inode when it exists,
+ * else its folder's canonical path and its name; malloc'd); an output
+ * that is one of files refused (message printed, EXIT_USAGE, else 0); the
+ * lock of a results file taken (EXIT_USAGE naming the holder, else 0;
+ * nothing for "-" or a device), or the campaign's, passed down in
+ * ARENABENCH_OUT_LOCK_FD. */
+char *cli_path_identity(const char *path);
+int cli_refuse_inputs(const char *what, const char *out,
+		      const char *const *files, size_t n);
+int cli_lock_output(struct ab_out_lock *l, const char *out,
+		    const char *command);
+/* An output that is a directory, FIFO or socket refused before any work
+ * (message printed, EXIT_USAGE, else 0). */
+int cli_refuse_special(const char *what, const char *out);
+
 int cmd_list(struct args *a);
+int cmd_merge(int argc, char **argv);
 int cmd_bench(struct args *a, int argc, char **argv);
 int cmd_plan(struct args *a);
 int cmd_stats(struct args *a);

@@ -14,6 +14,8 @@
 
 #include "cli/cli.h"
 #include "cli/timing.h"
+#include "bench/merge.h"
+#include "core/sha256.h"
 #include "core/textio.h"
 #include "import/expand.h"
 
@@ -64,20 +66,6 @@ static int input_options(void *user, const char *path, struct ab_load_options *l
 	const struct progress *pr = user;
 
 	return cli_input_options(pr->a, path, lo, aligns, n_aligns, NULL, NULL, err);
-}
-
-static char *meta_path(const char *csv)
-{
-	size_t n = strlen(csv);
-	char *m = malloc(n + 6);
-
-	if (!m)
-		return NULL;
-	memcpy(m, csv, n + 1);
-	if (n > 4 && !strcmp(m + n - 4, ".csv"))
-		m[n - 4] = 0;
-	strcat(m, ".meta");
-	return m;
 }
 
 /*
@@ -167,8 +155,10 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	struct ab_rows rows = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_atomic_file csv, meta;
-	char **files = NULL, *mpath = NULL;
+	struct ab_out_lock lock = { -1, NULL, 0 };
+	char **files = NULL, *mpath = NULL, hex[65];
 	size_t n_files = 0, n_planners = 0;
+	bool wrote_meta = false;
 	int rc, code = EXIT_USAGE;
 
 	if (!a->n_pos) {
@@ -188,6 +178,15 @@ int cmd_bench(struct args *a, int argc, char **argv)
 				 : "no planners selected");
 		goto out;
 	}
+	/* the output rules (docs/io.md) on the CSV and its .meta, against
+	 * every input a folder expanded to, then the output's lock */
+	mpath = strcmp(a->out, "-") ? ab_meta_path(a->out) : NULL;
+	if (cli_refuse_inputs("--out", a->out, (const char *const *)files, n_files) ||
+	    cli_refuse_special("--out", a->out) ||
+	    (mpath && (cli_refuse_inputs("--out's .meta", mpath, (const char *const *)files, n_files) ||
+		       cli_refuse_special("--out's .meta", mpath))) ||
+	    cli_lock_output(&lock, a->out, "arenabench bench"))
+		goto out;
 	cfg.inputs = (const char *const *)files;
 	cfg.n_inputs = n_files;
 	cfg.planners = planners;
@@ -229,19 +228,29 @@ int cmd_bench(struct args *a, int argc, char **argv)
 			goto out;
 		}
 	} else {
-		mpath = meta_path(a->out);
-		if (!mpath || ab_atomic_open(&meta, mpath, &err)) {
+		/* the .meta names the CSV's sha256: a reader tells a matched
+		 * pair from a torn one (docs/io.md) */
+		if (fflush(csv.f) || ferror(csv.f)) {
+			ab_atomic_abort(&csv);
+			fprintf(stderr, "arenabench: %s: write error: %s; the previous files are kept\n",
+				a->out, strerror(errno));
+			goto out;
+		}
+		if (!mpath || ab_sha256_file(csv.tmp, hex, &err) ||
+		    ab_atomic_open(&meta, mpath, &err)) {
 			ab_atomic_abort(&csv);
 			fprintf(stderr, "arenabench: %s\n", mpath ? err.msg : "out of memory");
 			goto out;
 		}
 		ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
 		ab_write_meta_skipped(meta.f, &rows);
+		fprintf(meta.f, "rows=%zu\ncsv_sha256=%s\n", rows.n, hex);
 		/* the CSV and its .meta are replaced together or not at all */
 		if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 			fprintf(stderr, "arenabench: %s\n", err.msg);
 			goto out;
 		}
+		wrote_meta = true;
 	}
 	if (!a->quiet) {
 		print_summary(&rows, planners, n_planners);
@@ -253,12 +262,13 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	 * left to the summary) */
 	if (rows.n_skipped && !a->quiet) {
 		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped, the run went on without them (listed in %s):\n",
-			rows.n_skipped, n_files, mpath ? mpath : "this message only: no .meta beside stdout or a device");
+			rows.n_skipped, n_files, wrote_meta ? mpath : "this message only: no .meta beside stdout or a device");
 		for (size_t i = 0; i < rows.n_skipped; i++)
 			fprintf(stderr, "  %s: %s\n", rows.skipped[i].path, rows.skipped[i].why);
 	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:
+	ab_out_lock_release(&lock);
 	ab_free_inputs(files, n_files);
 	free(planners);
 	free(mpath);

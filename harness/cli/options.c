@@ -162,6 +162,10 @@ static const struct command_doc commands[] = {
 	  "geometric mean of B/A per planner and family, the largest changes, rows in one file only, timing\n"
 	  "ratios when both sides were timed (docs/compare.md)",
 	  "arenabench compare results/reference/results.csv results/results.csv" },
+	{ CMD_MERGE, "merge", "merge --out OUT.csv [--meta-from FILE] SHARD.csv...",
+	  "bench CSVs (each with its .meta naming its csv_sha256) into one CSV and .meta, checked and\n"
+	  "replaced as a pair (the campaign's merge; docs/io.md); --meta-from gives the .meta's lines",
+	  "arenabench merge --out results/results.csv build/campaigns/x/shards/*.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",

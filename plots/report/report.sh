@@ -59,6 +59,10 @@ else
 	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
 fi
 meta=${csv%.csv}.meta
+. scripts/lib/outputs.sh
+# the output rules (docs/io.md) before any work
+[ ! -e "$out" ] || [ -d "$out" ] || die "$out: is not a directory (REPORT_OUT names the page's folder; nothing written)" 2
+[ ! -d "$out" ] || out_check "$out/index.html" "$csv" "$meta" ${a:+"$a"} || die "$out/index.html: refused (above)" 2
 say "reporting $csv ($origin)"
 
 esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
@@ -228,7 +232,9 @@ HEAD
 	printf '</body>\n</html>\n'
 } > "$tmp/index.html"
 
-mkdir -p "$out"
-cp "$tmp/index.html" "$out/.index.html.tmp"
-mv -f "$out/.index.html.tmp" "$out/index.html"
+# written complete, checked and renamed into place (scripts/lib/outputs.sh):
+# on a full disk the previous page stays
+out_complete "$tmp/index.html" || die "$tmp/index.html: written incomplete (a full disk?); $out/index.html is unchanged" 2
+[ -d "$out" ] || mkdir -p "$out" || die "$out: cannot create the folder; nothing written" 2
+out_install "$tmp/index.html" "$out/index.html" "$csv" ${a:+"$a"} ${b:+"$b"} || die "$out/index.html is unchanged" 2
 say "wrote $out/index.html ($nfig figures, $(wc -c < "$out/index.html") bytes)"

@@ -96,7 +96,7 @@ awk -v t="$tmp/s.csv" -v s="$SHARDS/$KEY.csv" '{
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 {
 	# the bench's own .meta, with the revision of the tree it was built in
-	grep -v '^git_revision=\|^git_dirty=' "$tmp/s.meta"
+	grep -v '^git_revision=\|^git_dirty=\|^rows=\|^csv_sha256=' "$tmp/s.meta"
 	echo "git_revision=$REV"
 	echo "git_dirty=$DIRTY"
 	echo "shard_format=2"
