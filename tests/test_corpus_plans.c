@@ -54,6 +54,7 @@ static void check_file(const char *path, size_t *checked)
 	cfg.aligns = aligns;
 	cfg.n_aligns = 2;
 	cfg.plan.seed = 1;
+	cfg.strict = true; /* an input that fails to load is an error here */
 	cfg.problem = on_problem;
 	if (ab_bench_run(&cfg, &rows, &err)) {
 		cr_expect_fail("%s", err.msg);
