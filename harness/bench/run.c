@@ -108,7 +108,7 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	one = *o;
 	one.threads_used = &plan->threads;
 	if (!o->tiers || o->tiers->n == 0) {
-		rc = pl->plan(&in->problem, &one, plan);
+		rc = ab_planner_run(pl, &in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
 				    strerror(-rc))
 			  : 0;

@@ -273,8 +273,14 @@ static tfw_ref build_op(struct tfw *b, const struct tfw_op *o)
 {
 	tfw_ref in = tfw_vec_i32(b, o->in, (size_t)o->n_in);
 	tfw_ref out = tfw_vec_i32(b, o->out, (size_t)o->n_out);
-	tfw_ref interm = 0, mut = 0;
+	tfw_ref interm = 0, mut = 0, opts = 0;
 
+	if (o->options_type) {
+		tfw_start(b);
+		for (int i = 0; i < o->n_sub; i++)
+			tfw_add_u32(b, i, (uint32_t)o->sub[i]);
+		opts = tfw_end(b);
+	}
 	if (o->n_interm)
 		interm = tfw_vec_i32(b, o->interm, (size_t)o->n_interm);
 	if (o->n_mutating)
@@ -286,6 +292,10 @@ static tfw_ref build_op(struct tfw *b, const struct tfw_op *o)
 		tfw_add_ref(b, OP_INTERMEDIATES, interm);
 	if (mut)
 		tfw_add_ref(b, OP_MUTATING, mut);
+	if (opts) {
+		tfw_add_ref(b, 4 /* builtin_options */, opts);
+		tfw_add_u8(b, 3 /* builtin_options_type */, o->options_type);
+	}
 	tfw_add_u32(b, OP_OPCODE_INDEX, o->opcode);
 	return tfw_end(b);
 }

@@ -79,6 +79,12 @@ struct tfw_op {
 	int32_t in[8], out[8], interm[8];
 	int n_mutating;            /* mutating_variable_inputs entries */
 	uint8_t mutating[8];
+	/* builtin_options naming subgraphs: the union type (IfOptions 92,
+	 * WhileOptions 93, CallOnceOptions 103, CallOptions 16; 0 = none)
+	 * and its int fields 0..n_sub-1 in order */
+	uint8_t options_type;
+	int n_sub;
+	int32_t sub[4];
 };
 
 struct tfw_opcode {
