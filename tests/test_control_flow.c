@@ -365,3 +365,54 @@ Test(control_flow, branches_share_bytes)
 	ab_plan_free(&plan);
 	ab_input_free(&in);
 }
+
+/* The commands on the three fixtures: plan under each runtime, explain,
+ * and export, whose written plan re-validates under TFLite Micro's
+ * lifetimes (explain --runtime tflm on the exported file: valid). */
+Test(control_flow, commands)
+{
+	static const struct { const struct tfw_subgraph *sgs; int n; const char *name; } fx[] = {
+		{ if_sgs, 3, "if" }, { wh_sgs, 3, "while" }, { co_sgs, 2, "once" },
+	};
+	char dir[256];
+
+	tu_tmpdir_make(dir, sizeof(dir), "ab_cf");
+	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		char path[512], cmd[2048], *out = NULL;
+		size_t len;
+		uint8_t *bytes = model(fx[i].sgs, fx[i].n, &len);
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.tflite", dir, fx[i].name);
+		f = fopen(path, "wb");
+		cr_assert(f);
+		cr_assert_eq(fwrite(bytes, 1, len, f), len);
+		fclose(f);
+		free(bytes);
+		for (int r = 0; r < 3; r++) {
+			static const char *const rt[] = { "--lifetimes default --align 1",
+							  "--runtime tflite", "--runtime tflm" };
+
+			snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench plan %s --planner best_of %s 2>&1",
+				 path, rt[r]);
+			cr_expect_eq(tu_run(cmd, &out), 0, "%s: %s", cmd, out);
+			free(out);
+			snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench explain %s %s 2>&1",
+				 path, rt[r]);
+			cr_expect_eq(tu_run(cmd, &out), 0, "%s: %s", cmd, out);
+			free(out);
+		}
+		snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench export %s --out %s/%s_planned.tflite 2>&1 && "
+			 AB_BUILD_DIR "/arenabench explain %s/%s_planned.tflite --runtime tflm --planners offline 2>&1",
+			 path, dir, fx[i].name, dir, fx[i].name);
+		cr_expect_eq(tu_run(cmd, &out), 0, "%s: %s", cmd, out);
+		cr_expect(out && strstr(out, "valid"), "%s", out);
+		cr_expect(out && !strstr(out, "INVALID"), "%s", out);
+		free(out);
+		snprintf(path, sizeof(path), "%s/%s_planned.tflite", dir, fx[i].name);
+		remove(path);
+		snprintf(path, sizeof(path), "%s/%s.tflite", dir, fx[i].name);
+		remove(path);
+	}
+	tu_tmpdir_remove(dir);
+}
