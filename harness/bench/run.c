@@ -113,6 +113,9 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 				    strerror(-rc))
 			  : 0;
 	}
+	if (in->problem.n_parts > 1)
+		return ab_fail(err, -ENOTSUP, "planner %s: --tier on %s, whose subgraphs each have their own arena under the tflite rule, is not supported (expected --runtime tflm or --lifetimes default, one arena)",
+			       pl->name, in->path);
 	/* the tiers rank by accesses and report bytes x accesses: counted
 	 * here, only for a tiered run of a graph-derived problem (a CSV
 	 * problem counts 1 each) */
