@@ -175,9 +175,11 @@ static int subgraph_view(const struct ab_graph *g, size_t j,
 			v->tensors[t].kind = AB_KIND_INTERMEDIATE;
 	}
 	for (int i = 0; i < sg->n_inputs; i++)
-		v->tensors[sg->inputs[i] - base].roles |= AB_ROLE_GRAPH_INPUT;
+		if (sg->inputs[i] >= base && sg->inputs[i] < base + (int32_t)sg->n_tensors)
+			v->tensors[sg->inputs[i] - base].roles |= AB_ROLE_GRAPH_INPUT;
 	for (int i = 0; i < sg->n_outputs; i++)
-		v->tensors[sg->outputs[i] - base].roles |= AB_ROLE_GRAPH_OUTPUT;
+		if (sg->outputs[i] >= base && sg->outputs[i] < base + (int32_t)sg->n_tensors)
+			v->tensors[sg->outputs[i] - base].roles |= AB_ROLE_GRAPH_OUTPUT;
 	for (size_t k = 0; k < g->n_ops; k++) {
 		const struct ab_op *op = &g->ops[k];
 		struct ab_op *d = &v->ops[n];
@@ -193,8 +195,12 @@ static int subgraph_view(const struct ab_graph *g, size_t j,
 		v->n_ops = ++n;
 		if (!lists[0] || !lists[1] || !lists[2])
 			return -ENOMEM;
+		/* an ONNX subgraph reads outer values (implicit inputs of its
+		 * node): they are not this subgraph's tensors */
 		for (int i = 0; i < op->n_inputs; i++)
-			d->inputs[i] = op->inputs[i] < 0 ? -1 : op->inputs[i] - base;
+			d->inputs[i] = op->inputs[i] < base ||
+				       op->inputs[i] >= base + (int32_t)sg->n_tensors
+					       ? -1 : op->inputs[i] - base;
 		for (int i = 0; i < op->n_outputs; i++)
 			d->outputs[i] = op->outputs[i] - base;
 		for (int i = 0; i < op->n_scratch; i++)
@@ -215,10 +221,13 @@ static int subgraph_view(const struct ab_graph *g, size_t j,
 		v->n_ops = 1;
 		if (!d->inputs)
 			return -ENOMEM;
-		for (int i = 0; i < sg->n_inputs; i++)
-			d->inputs[i] = sg->inputs[i] - base;
-		for (int i = 0; i < sg->n_outputs; i++)
-			d->inputs[sg->n_inputs + i] = sg->outputs[i] - base;
+		for (int i = 0; i < sg->n_inputs + sg->n_outputs; i++) {
+			int32_t t = i < sg->n_inputs ? sg->inputs[i]
+						     : sg->outputs[i - sg->n_inputs];
+
+			d->inputs[i] = t < base || t >= base + (int32_t)sg->n_tensors
+					       ? -1 : t - base;
+		}
 	}
 	return 0;
 }
