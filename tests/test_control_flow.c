@@ -12,6 +12,7 @@
 #include "check/check.h"
 #include "check/paths.h"
 #include "import/input.h"
+#include "import/tflite.h"
 #include "testutil.h"
 #include "tflite_writer.h"
 
@@ -415,4 +416,35 @@ Test(control_flow, commands)
 		remove(path);
 	}
 	tu_tmpdir_remove(dir);
+}
+
+/* Malformed control flow, refused by name: a callee out of range, the
+ * root called again (recursion), one subgraph called twice. */
+Test(control_flow, refused_by_name)
+{
+	static const struct { int32_t then_sg, else_sg; const char *msg; } bad[] = {
+		{ 1, 5, "IF names subgraph 5 (expected 0..2)" },
+		{ 0, 2, "IF calls subgraph 0 'main', which is already called elsewhere or is the root" },
+		{ 1, 1, "IF calls subgraph 1 'then', which is already called elsewhere" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tfw_op ops[3];
+		struct tfw_subgraph sgs[3];
+		struct ab_graph g;
+		struct ab_error err = { { 0 } };
+		size_t len;
+		uint8_t *bytes;
+
+		memcpy(ops, if_main_ops, sizeof(ops));
+		memcpy(sgs, if_sgs, sizeof(sgs));
+		ops[1].sub[0] = bad[i].then_sg;
+		ops[1].sub[1] = bad[i].else_sg;
+		sgs[0].ops = ops;
+		bytes = model(sgs, 3, &len);
+		cr_expect_lt(ab_tflite_parse(bytes, len, "bad.tflite", NULL, &g, NULL, &err), 0);
+		cr_expect(strstr(err.msg, "bad.tflite: subgraph 0 operator 1: ") &&
+			  strstr(err.msg, bad[i].msg), "%s", err.msg);
+		free(bytes);
+	}
 }

@@ -139,6 +139,8 @@ enum tfw_fixture {
 	TFW_FIX_STRING,         /* a string input to a custom op */
 	TFW_FIX_STATEFUL,       /* 2 subgraphs, var, custom, intermediates,
 				   names to sanitize, offline plan */
+	TFW_FIX_CONTROL_FLOW,   /* IF calling two branches, then a WHILE
+				   (docs/semantics.md, "Control flow") */
 	TFW_FIX_COUNT
 };
 
