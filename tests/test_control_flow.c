@@ -403,6 +403,15 @@ Test(control_flow, commands)
 			cr_expect_eq(tu_run(cmd, &out), 0, "%s: %s", cmd, out);
 			free(out);
 		}
+		/* explain: each subgraph's arena under TFLite's rule */
+		snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench explain %s --runtime tflite --json 2>&1",
+			 path);
+		cr_expect_eq(tu_run(cmd, &out), 0, "%s: %s", cmd, out);
+		cr_expect(out && strstr(out, i == 0 ? "\"name\": \"then\", \"buffers\": 3, \"lower_bound_bytes\": 320"
+					  : i == 1 ? "\"name\": \"body\", \"buffers\": 3, \"lower_bound_bytes\": 96"
+						   : "\"name\": \"init\", \"buffers\": 2, \"lower_bound_bytes\": 160"),
+			  "%s", out);
+		free(out);
 		snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench export %s --out %s/%s_planned.tflite 2>&1 && "
 			 AB_BUILD_DIR "/arenabench explain %s/%s_planned.tflite --runtime tflm --planners offline 2>&1",
 			 path, dir, fx[i].name, dir, fx[i].name);

@@ -462,3 +462,25 @@ int ab_explain_runtime_planner(const struct ab_explanation *x)
 			return (int)k;
 	return -1;
 }
+
+uint64_t ab_explain_part_bound(const struct ab_explanation *x, int j,
+			       size_t *buffers)
+{
+	const struct ab_problem *p = &x->in.problem;
+	struct ab_problem one = { 0 };
+	uint64_t lb;
+
+	*buffers = 0;
+	if (!p->part || j < 0 || j >= p->n_parts)
+		return 0;
+	one.buf = malloc((p->n + 1) * sizeof(*one.buf));
+	if (!one.buf)
+		return 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->part[i] == j)
+			one.buf[one.n++] = p->buf[i];
+	lb = ab_lower_bound(&one, NULL);
+	*buffers = one.n;
+	free(one.buf);
+	return lb;
+}

@@ -123,6 +123,12 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	       struct ab_error *err);
 void ab_explanation_free(struct ab_explanation *x);
 
+/* Under the tflite rule a model with control flow has an arena per
+ * subgraph (problem parts): part j's lower bound, *buffers its buffers
+ * (0 when out of memory). */
+uint64_t ab_explain_part_bound(const struct ab_explanation *x, int j,
+			       size_t *buffers);
+
 /* The result of planner k at alignment index j. */
 static inline const struct ab_explain_result *
 ab_explain_at(const struct ab_explanation *x, size_t k, size_t j)

@@ -337,39 +337,28 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 static void text_subgraphs(FILE *f, const struct ab_explanation *x)
 {
 	const struct ab_problem *p = &x->in.problem;
-	struct ab_buffer *b;
-	uint64_t total = 0;
 
 	if (p->n_parts <= 1 || !p->part)
-		return;
-	b = malloc((p->n + 1) * sizeof(*b));
-	if (!b)
 		return;
 	fputs("\narenas per subgraph (TFLite: each subgraph has its own ArenaPlanner and arena)\n", f);
 	fprintf(f, "  %-28s %8s %14s %14s\n", "subgraph", "buffers", "lower_bound",
 		x->best >= 0 ? "best_arena" : "");
 	for (int j = 0; j < p->n_parts; j++) {
-		struct ab_problem one = { .buf = b };
 		const int32_t sg = p->part_subgraph[j];
+		size_t n;
+		uint64_t lb = ab_explain_part_bound(x, j, &n);
 
-		for (size_t i = 0; i < p->n; i++)
-			if (p->part[i] == j)
-				b[one.n++] = p->buf[i];
 		fprintf(f, "  %2" PRId32 " %-25.25s %8zu %14" PRIu64, sg,
 			sg >= 0 && (size_t)sg < x->in.graph.n_subgraphs
 				? x->in.graph.subgraphs[sg].name : "?",
-			one.n, ab_lower_bound(&one, NULL));
-		if (x->best >= 0 && j < x->best_plan.n_arenas) {
+			n, lb);
+		if (x->best >= 0 && j < x->best_plan.n_arenas)
 			fprintf(f, " %14" PRIu64, x->best_plan.arena_size[j]);
-			total += x->best_plan.arena_size[j];
-		}
 		fputc('\n', f);
 	}
 	if (x->best >= 0)
 		fprintf(f, "  total the interpreter allocates (best plan, arenas laid one after another): %" PRIu64 " bytes\n",
 			x->best_plan.peak);
-	(void)total;
-	free(b);
 }
 
 static void text_where(FILE *f, const struct ab_explanation *x)
