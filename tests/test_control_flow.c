@@ -457,3 +457,29 @@ Test(control_flow, refused_by_name)
 		free(bytes);
 	}
 }
+
+/* Under TFLite's rule every subgraph has its own arena: a plan that puts
+ * the parts in one arena (a planner run on the whole problem rather than
+ * through ab_planner_run) is refused by the geometric check. */
+Test(control_flow, tflite_parts_need_their_own_arenas)
+{
+	struct ab_input in;
+	struct ab_plan plan;
+	struct ab_check_result res;
+	struct ab_plan_options o = { .align = 1 };
+
+	load(if_sgs, 3, AB_LIFETIMES_TFLITE, 0, &in);
+	cr_assert_eq(ab_plan_alloc(&plan, in.problem.n), 0);
+	cr_assert_eq(ab_planner_find("linear")->plan(&in.problem, &o, &plan), 0);
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 1, &res), AB_PLAN_BAD_ARENA);
+	ab_plan_reset(&plan);
+	cr_assert_eq(ab_planner_run(ab_planner_find("linear"), &in.problem, &o, &plan), 0);
+	cr_expect_eq(ab_validate_plan(&in.problem, &plan, 1, &res), AB_PLAN_VALID);
+	/* linear: main 4 + 16 + 32 + 32 + 8 = 92, then 320, else 64 */
+	cr_expect_eq(plan.arena_size[0], 92);
+	cr_expect_eq(plan.arena_size[1], 320);
+	cr_expect_eq(plan.arena_size[2], 64);
+	cr_expect_eq(plan.peak, 476);
+	ab_plan_free(&plan);
+	ab_input_free(&in);
+}
