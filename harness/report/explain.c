@@ -180,10 +180,25 @@ static int analyse_tensors(struct ab_explanation *x)
 		free(all);
 		return -ENOMEM;
 	}
+	x->lb_part = -1;
+	for (int j = 0; p->part && p->n_parts > 1 && j < p->n_parts; j++) {
+		static const uint64_t none = 0;
+		size_t nb;
+		uint64_t b = ab_explain_part_bound(x, j, &nb);
+		uint64_t top = x->lb_part < 0 ? none
+			       : ab_explain_part_bound(x, x->lb_part, &nb);
+
+		/* ab_lower_bound's step is the first largest part's */
+		if (x->lb_part < 0 || b > top)
+			x->lb_part = j;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		all[i] = i;
-		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last)
+		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last &&
+		    (x->lb_part < 0 || p->part[i] == x->lb_part)) {
 			x->lb_live[x->n_lb_live++] = i;
+			x->lb_live_bytes += p->buf[i].size;
+		}
 	}
 	if (sort_by_size(p, x->lb_live, x->n_lb_live) ||
 	    sort_by_size(p, all, p->n)) {

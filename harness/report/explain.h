@@ -81,6 +81,11 @@ struct ab_explanation {
 	bool persistent_in_arena;     /* false under tflm lifetimes */
 
 	int32_t lb_step;              /* first step where the bound is hit */
+	int lb_part;                  /* a problem of parts (an arena per
+					 subgraph): the part whose bound is
+					 the largest, lb_step and lb_live
+					 its own; -1 otherwise */
+	uint64_t lb_live_bytes;       /* raw bytes of lb_live */
 	int lb_op;                    /* operator there, -1 if none */
 	size_t n_lb_live;             /* buffers live at lb_step ... */
 	size_t *lb_live;              /* ... by size, largest first */

@@ -269,7 +269,7 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lower_bound_bytes);
+	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lb_live_bytes);
 	for (size_t k = 0; k < x->n_lb_live; k++) {
 		fputs(k ? ",\n    " : "\n    ", f);
 		json_tensor(f, x, x->lb_live[k]);

@@ -377,8 +377,16 @@ static void text_where(FILE *f, const struct ab_explanation *x)
 			op->name ? op->name : "");
 	else if (x->in.has_graph)
 		fputs(", before the first operator (graph inputs)", f);
-	fprintf(f, ": %zu buffers live, %s bytes\n", x->n_lb_live,
-		ab_explain_grouped(x->lower_bound_bytes, a, sizeof(a)));
+	fprintf(f, ": %zu buffers live, %s bytes", x->n_lb_live,
+		ab_explain_grouped(x->lb_live_bytes, a, sizeof(a)));
+	if (x->lb_part >= 0) {
+		int32_t sg = x->in.problem.part_subgraph[x->lb_part];
+
+		fprintf(f, " in subgraph %" PRId32 " '%s', the largest of the arenas",
+			sg, sg >= 0 && (size_t)sg < x->in.graph.n_subgraphs
+				    ? x->in.graph.subgraphs[sg].name : "?");
+	}
+	fputc('\n', f);
 	fprintf(f, "  %c %-36s %-18s %-6s %12s  %s\n", '#', "tensor", "shape",
 		"dtype", "bytes", "lifetime [first, last]");
 	for (size_t k = 0; k < x->n_lb_live; k++)
