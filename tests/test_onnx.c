@@ -346,6 +346,30 @@ Test(fixtures, loop)
 	ab_input_free(&in);
 }
 
+/* loop_if: an If inside a Loop body, whose branches read the body's h
+ * and v: they are the inner If's implicit inputs and live through it.
+ * 0 Loop, 1 body/enter (i 8, c 1, v 16), 2 Relu v -> h, 3 If (c, h, v
+ * -> r), 4 then/enter, 5 Neg h -> t, 6 then/return, 7 else/enter, 8 Abs
+ * v -> e, 9 else/return (reads e and the If's c, h, v, r), 10 Identity c
+ * -> c_out, 11 Identity r -> v_out, 12 body/return, 13 Relu -> y.
+ * M, cond, v0, v_final: 41 through the loop; h [2,9] (its last read is
+ * Neg at 5, the If keeps it to 9), v [1,9], r [3,11]; at 5 (t) and at 8
+ * (e): 41 + c + v + h + r + 16 = 106, the bound. */
+Test(fixtures, loop_with_if)
+{
+	struct ab_input in;
+
+	load_fixture("loop_if", NULL, &in);
+	cr_expect_eq(in.graph.n_ops, 14);
+	expect_buf(&in, "h", AB_KIND_INTERMEDIATE, 16, 2, 9);
+	expect_buf(&in, "v", AB_KIND_INTERMEDIATE, 16, 1, 9);
+	expect_buf(&in, "r", AB_KIND_INTERMEDIATE, 16, 3, 11);
+	expect_buf(&in, "c", AB_KIND_INTERMEDIATE, 1, 1, 10);
+	cr_expect_eq(ab_lower_bound(&in.problem, NULL), 106);
+	cr_expect_eq(planned(&in, "size_first_fit"), 106);
+	ab_input_free(&in);
+}
+
 /* scan: 0 Scan (initial 8, x 24 -> y 8, z 24), 1 body/enter (sum_in 8,
  * next 8), 2 Mul -> t, 3 Add t, next -> sum_out, 4 Identity -> scan_out,
  * 5 body/return.  64 live throughout; at 2: sum_in, next, t; at 3: next,

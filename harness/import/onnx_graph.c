@@ -354,6 +354,59 @@ static int sub_tensor(struct flow *f, const struct scope *sc, const struct ab_on
 static int flatten_node(struct flow *f, const struct scope *sc, const struct ab_onnx_node *n,
 			int32_t k, int depth);
 
+/* Names graph gi (and the graphs nested in it) reads, resolved from
+ * scope sc outwards: appended to op k's inputs once each. */
+static int scoped_reads(struct flow *f, const struct scope *sc, int gi, int32_t k, int depth)
+{
+	const struct ab_onnx_graph *g = &f->s->m.graphs[gi];
+
+	if (depth > 16)
+		return onnx_fail(f->s, -E2BIG, "subgraphs nested more than 16 deep");
+	for (size_t i = 0; i <= g->n_nodes; i++) {
+		const struct ab_onnx_node *n = i < g->n_nodes ? &g->nodes[i] : NULL;
+		size_t m = n ? n->n_in : g->n_outputs;
+
+		for (size_t q = 0; q < m; q++) {
+			int t = scope_tensor(f->s, sc, n ? n->in[q] : g->outputs[q].name);
+			struct ab_op *o = &f->out->ops[k];
+			bool seen = t < 0;
+			int *ni;
+
+			for (int r = 0; !seen && r < o->n_inputs; r++)
+				seen = o->inputs[r] == t;
+			if (seen)
+				continue;
+			ni = realloc(o->inputs, ((size_t)o->n_inputs + 2) * sizeof(int));
+			if (!ni)
+				return onnx_fail(f->s, -ENOMEM, "out of memory");
+			o->inputs = ni;
+			o->inputs[o->n_inputs++] = t;
+		}
+		for (size_t a = 0; n && a < n->n_attr; a++)
+			if (n->attr[a].graph >= 0) {
+				int rc = scoped_reads(f, sc, n->attr[a].graph, k, depth + 1);
+				if (rc)
+					return rc;
+			}
+	}
+	return 0;
+}
+
+/* A control-flow node inside a subgraph: the values of the enclosing
+ * scopes its subgraphs read are its implicit inputs (ONNX Runtime keeps
+ * them through the node), as add_implicit_inputs does in the main graph. */
+static int add_scoped_implicit_inputs(struct flow *f, const struct scope *sc,
+				      const struct ab_onnx_node *n, int32_t k)
+{
+	for (size_t a = 0; a < n->n_attr; a++)
+		if (n->attr[a].graph >= 0) {
+			int rc = scoped_reads(f, sc, n->attr[a].graph, k, 0);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 /* The nodes of graph g, called by node pn, as operators of subgraph j,
  * in scope sc. */
 static int emit_nodes(struct flow *f, struct scope *sc, const struct ab_onnx_graph *g,
@@ -414,7 +467,9 @@ static int emit_nodes(struct flow *f, struct scope *sc, const struct ab_onnx_gra
 				return onnx_fail(s, -ENOMEM, "out of memory");
 		}
 		if (control_flow(n->op)) {
-			rc = flatten_node(f, sc, n, k, depth + 1);
+			rc = add_scoped_implicit_inputs(f, sc, n, k);
+			if (!rc)
+				rc = flatten_node(f, sc, n, k, depth + 1);
 			if (rc)
 				return rc;
 		}

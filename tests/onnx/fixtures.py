@@ -82,6 +82,21 @@ save('loop_carried', [helper.make_node('Loop', ['M', 'cond', 'v0'], ['v_final'],
      [vi('M', T.INT64, []), vi('cond', T.BOOL, []), vi('v0', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])],
      [numpy_helper.from_array(np.ones((4, 16), np.float32), 'W1'),
       numpy_helper.from_array(np.ones((16, 4), np.float32), 'W2')])
+# an If inside a Loop body, its branches reading body values h and v
+then_g = helper.make_graph([helper.make_node('Neg', ['h'], ['t'], name='then_neg')],
+                           'then', [], [vi('t', T.FLOAT, [4])])
+else_g = helper.make_graph([helper.make_node('Abs', ['v'], ['e'], name='else_abs')],
+                           'else', [], [vi('e', T.FLOAT, [4])])
+body = helper.make_graph([helper.make_node('Relu', ['v'], ['h'], name='body_relu'),
+                          helper.make_node('If', ['c'], ['r'], name='body_if', then_branch=then_g,
+                                           else_branch=else_g),
+                          helper.make_node('Identity', ['c'], ['c_out'], name='body_cond'),
+                          helper.make_node('Identity', ['r'], ['v_out'], name='body_out')],
+                         'body', [vi('i', T.INT64, []), vi('c', T.BOOL, []), vi('v', T.FLOAT, [4])],
+                         [vi('c_out', T.BOOL, []), vi('v_out', T.FLOAT, [4])])
+save('loop_if', [helper.make_node('Loop', ['M', 'cond', 'v0'], ['v_final'], name='loop', body=body),
+                 helper.make_node('Relu', ['v_final'], ['y'], name='relu')],
+     [vi('M', T.INT64, []), vi('cond', T.BOOL, []), vi('v0', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])])
 # Scan over x [3,2] with state [2]: t = Mul(sum_in, next), sum_out = Add(t, next),
 # scan_out = Identity(sum_out)
 body = helper.make_graph([helper.make_node('Mul', ['sum_in', 'next'], ['t'], name='body_mul'),
