@@ -1,8 +1,8 @@
 /*
  * The ONNX importer's graph: a struct ab_graph of the nodes left after
  * folding (constant values are weights, not tensors of the arena), each
- * value sized from its inferred type, an If as one operator with a
- * scratch buffer for its larger branch.  Semantics: docs/onnx.md
+ * value sized from its inferred type, the subgraphs of If, Loop and Scan
+ * inlined after their nodes (ONNX Runtime's rule).  Semantics: docs/onnx.md
  * ("Values", "Control flow").
  */
 #include <errno.h>
