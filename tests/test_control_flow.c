@@ -191,7 +191,7 @@ static uint64_t plan_checked(const struct ab_input *in, const char *planner,
 	cr_assert(pl);
 	cr_assert_eq(ab_plan_alloc(&plan, in->problem.n), 0);
 	cr_assert_eq(ab_planner_run(pl, &in->problem, &o, &plan), 0);
-	cr_assert_eq(ab_check_plan(in, &plan, 1, NULL, NULL, &out), 0);
+	cr_assert_eq(ab_check_plan(ab_input_graph(in), &in->problem, &plan, 1, NULL, NULL, &out), 0);
 	cr_expect(out.valid, "%s: %s", planner, out.message ? out.message : "?");
 	peak = plan.peak;
 	*arenas = plan.n_arenas;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/execute.h"
 #include "check/paths.h"
-#include "core/arenabench.h"
 
 static const char *const mode_names[] = {
 	[AB_EXEC_FULL] = "full",
