@@ -397,6 +397,10 @@ Test(fixtures, refused_by_name)
 	snprintf(p, sizeof(p), "%s/string.onnx", fx);
 	cr_expect_eq(load(p, NULL, &in, &err), -EINVAL);
 	cr_expect(strstr(err.msg, "'s'") && strstr(err.msg, "string"), "%s", err.msg);
+	snprintf(p, sizeof(p), "%s/if_undefined.onnx", fx);
+	cr_expect_eq(load(p, NULL, &in, &err), -EBADMSG);
+	cr_expect(strstr(err.msg, "if_undefined.onnx: node 'then_relu' (Relu) in subgraph 'then' of If node 'if': input 'nowhere' is not defined"),
+		  "%s", err.msg);
 }
 
 /* ------------------------------------------------------------ malformed */

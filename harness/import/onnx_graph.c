@@ -195,6 +195,15 @@ static int scope_tensor(struct onnx_import *s, const struct scope *sc, const cha
 	return x ? x->tensor : -1;
 }
 
+/* Whether a name is defined from scope sc outwards (a constant too). */
+static bool scope_known(struct onnx_import *s, const struct scope *sc, const char *name)
+{
+	for (; sc; sc = sc->up)
+		if (ab_strmap_get(&sc->map, name) != -1)
+			return true;
+	return onnx_lookup(s, name) != NULL;
+}
+
 static int scope_put(struct scope *sc, const char *name, int tensor)
 {
 	int rc = ab_strmap_put(&sc->map, name, (int64_t)tensor + 1);
@@ -440,8 +449,12 @@ static int emit_nodes(struct flow *f, struct scope *sc, const struct ab_onnx_gra
 		o->outputs = calloc(n->n_out + 1, sizeof(int));
 		if (!o->name || !o->type || !o->inputs || !o->outputs)
 			return onnx_fail(s, -ENOMEM, "out of memory");
-		for (size_t m = 0; m < n->n_in; m++)
+		for (size_t m = 0; m < n->n_in; m++) {
+			if (n->in[m][0] && !scope_known(s, sc, n->in[m]))
+				return onnx_fail(s, -EBADMSG, "node '%s' (%s) in subgraph '%s' of %s node '%s': input '%s' is not defined before it is read (no earlier node, input or initializer of the subgraph or an enclosing graph has that name)",
+						 n->name, n->op, g->name, pn->op, pn->name, n->in[m]);
 			o->inputs[o->n_inputs++] = scope_tensor(s, sc, n->in[m]);
+		}
 		if (elementwise(n->op))
 			o->flags |= AB_OP_ELEMENTWISE;
 		if (onnx_random_op(n->op))

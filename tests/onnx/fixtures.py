@@ -97,6 +97,14 @@ body = helper.make_graph([helper.make_node('Relu', ['v'], ['h'], name='body_relu
 save('loop_if', [helper.make_node('Loop', ['M', 'cond', 'v0'], ['v_final'], name='loop', body=body),
                  helper.make_node('Relu', ['v_final'], ['y'], name='relu')],
      [vi('M', T.INT64, []), vi('cond', T.BOOL, []), vi('v0', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])])
+# an If branch reading a name nothing defines: malformed, refused by name
+then_g = helper.make_graph([helper.make_node('Relu', ['nowhere'], ['t1'], name='then_relu')],
+                           'then', [], [vi('t1', T.FLOAT, [4])])
+else_g = helper.make_graph([helper.make_node('Relu', ['x'], ['e1'], name='else_relu')],
+                           'else', [], [vi('e1', T.FLOAT, [4])])
+save('if_undefined', [helper.make_node('If', ['cond'], ['y'], name='if', then_branch=then_g,
+                                       else_branch=else_g)],
+     [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])], opset=13)
 # Scan over x [3,2] with state [2]: t = Mul(sum_in, next), sum_out = Add(t, next),
 # scan_out = Identity(sum_out)
 body = helper.make_graph([helper.make_node('Mul', ['sum_in', 'next'], ['t'], name='body_mul'),
