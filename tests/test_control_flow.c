@@ -483,3 +483,26 @@ Test(control_flow, tflite_parts_need_their_own_arenas)
 	ab_plan_free(&plan);
 	ab_input_free(&in);
 }
+
+/* A WHILE condition that reads a tensor nothing writes (the runtime
+ * provides it; fuzz_tflite found it, tests/fuzz/regressions/
+ * tflite-while-cond-reads-unwritten): the condition runs again after every
+ * body, so the tensor lives to the loop's last RETURN, not to its read in
+ * the flat order.  The WHILE model with a condition of no inputs: 0 WHILE,
+ * 1 sg1/enter (writes nothing), 2 LESS i -> p, 3 sg1/return, 4 sg2/enter,
+ * 5-6 body, 7 sg2/return, 8 op1: i [0,7] rather than [0,2].  The bound:
+ * x + acc 32 + i 16 + h 64 + v or v2 16 = 128 at 5 and 6. */
+Test(control_flow, loop_reads_of_unwritten_tensors)
+{
+	struct tfw_subgraph sgs[3];
+	struct ab_input in;
+	int arenas;
+
+	memcpy(sgs, wh_sgs, sizeof(sgs));
+	sgs[1].n_inputs = 0;
+	load(sgs, 3, AB_LIFETIMES_DEFAULT, 0, &in);
+	expect_range(&in, "sg1/i", 0, 7);
+	cr_expect_eq(ab_lower_bound(&in.problem, NULL), 128);
+	cr_expect_eq(plan_checked(&in, "size_first_fit", &arenas), 128);
+	ab_input_free(&in);
+}

@@ -346,6 +346,53 @@ int ab_problem_from_graph(const struct ab_graph *g,
 	return problem_one_timeline(g, opt, out, err);
 }
 
+/*
+ * Control flow: a tensor no operator writes (the runtime provides it) that
+ * an operator inside a loop reads is read again on every iteration, so it
+ * lives to the end of the outermost loop around that read (the last
+ * RETURN of the WHILE), not only to its last read in the flat order.
+ * Tensors written inside a loop are written again before each read, and a
+ * loop's carried state is its operator's outputs, which live through it
+ * anyway.  first[t] < 0 marks a tensor nothing writes (before its roles).
+ */
+static int loop_reads(const struct ab_graph *g, int32_t shift,
+		      const int32_t *first, int32_t *last)
+{
+	int32_t *end = malloc((g->n_ops + 1) * sizeof(*end));
+
+	if (!end)
+		return -ENOMEM;
+	for (size_t k = 0; k < g->n_ops; k++)
+		end[k] = -1;
+	for (size_t k = 0; k < g->n_ops; k++) {
+		int32_t e = -1;
+
+		if (g->ops[k].call != AB_CALL_WHILE)
+			continue;
+		for (size_t j = k + 1; j < g->n_ops; j++)
+			if (g->ops[j].call == AB_CALL_RETURN &&
+			    g->ops[j].caller == (int32_t)k)
+				e = (int32_t)j;
+		for (size_t j = k + 1; e >= 0 && j <= (size_t)e; j++)
+			if (end[j] < e)
+				end[j] = e;
+	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		if (end[k] < 0)
+			continue;
+		for (int i = 0; i < op->n_inputs; i++) {
+			int t = op->inputs[i];
+
+			if (t >= 0 && first[t] < 0 && last[t] < end[k] + shift)
+				last[t] = end[k] + shift;
+		}
+	}
+	free(end);
+	return 0;
+}
+
 static int problem_one_timeline(const struct ab_graph *g,
 				const struct ab_problem_options *opt,
 				struct ab_problem *out, struct ab_error *err)
@@ -387,6 +434,13 @@ static int problem_one_timeline(const struct ab_graph *g,
 			if (op->inputs[i] >= 0)
 				last[op->inputs[i]] = step;
 		phases += op->phase_start;
+	}
+	if (g->n_subgraphs) {
+		rc = loop_reads(g, shift, first, last);
+		if (rc) {
+			rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+			goto out;
+		}
 	}
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct ab_tensor *tt = &g->tensors[t];
