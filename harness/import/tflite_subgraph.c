@@ -155,6 +155,92 @@ static int64_t dim_override(const struct ab_tflite_options *opt,
 	return -1;
 }
 
+/* Shape: the stored shape; dynamic axes (-1 in shape_signature) take a
+ * --dim override when one matches (raw: the stored name, name: the
+ * tensor's name in the graph). */
+static int read_shape(struct sg_state *s, const struct ab_fb_vec *shape,
+		      const struct ab_fb_vec *sig, const char *raw,
+		      uint32_t raw_len, const char *name,
+		      int64_t dims[TFL_MAX_RANK], int *rank)
+{
+	struct ab_fb *r = s->r;
+	bool dynamic = false;
+
+	*rank = (int)(shape->len ? shape->len : sig->len);
+	if (shape->len > TFL_MAX_RANK || sig->len > TFL_MAX_RANK)
+		return ab_fb_fail(r, -E2BIG, "rank %u exceeds the limit of %d dimensions",
+				  shape->len > sig->len ? shape->len : sig->len,
+				  TFL_MAX_RANK);
+	if (shape->len && sig->len && sig->len != shape->len)
+		return ab_fb_fail(r, -EBADMSG, "shape_signature has %u dimensions but shape has %u (expected the same rank)",
+				  sig->len, shape->len);
+	for (int i = 0; i < *rank; i++) {
+		int64_t d = shape->len ? ab_fb_vec_i32(r, shape, (uint32_t)i)
+				      : -1;
+		int64_t sd = sig->len ? ab_fb_vec_i32(r, sig, (uint32_t)i) : d;
+
+		if (sd == -1) {
+			uint32_t used = 0;
+			int64_t o = dim_override(s->opt, raw, raw_len,
+						 name, i, &used);
+
+			dynamic = true;
+			if (o >= 0) {
+				d = o;
+				if (s->info) {
+					s->info->used_dim_overrides = true;
+					s->info->dims_used |= used;
+				}
+			}
+			if (d < 0)
+				return ab_fb_fail(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s:%d=VALUE, --dim %s=VALUE or --dim d%d=VALUE",
+						  i, name, i, name, i);
+		} else if (d < 0) {
+			return ab_fb_fail(r, -EBADMSG, "dimension %d is %" PRId64 " (expected a size >= 0)",
+					  i, d);
+		}
+		dims[i] = d;
+	}
+	if (dynamic && s->info)
+		s->info->n_dynamic_tensors++;
+	return 0;
+}
+
+/* Byte size of `rank` dims of type tt, with overflow checks: elements x
+ * bits, rounded up to bytes. */
+static int tensor_bytes(struct ab_fb *r, const int64_t *dims, int rank,
+			const struct ttype *tt, uint64_t *bytes)
+{
+	uint64_t elems = 1, bits;
+
+	for (int i = 0; i < rank; i++) {
+		uint64_t d = (uint64_t)dims[i];
+
+		if (d && elems > UINT64_MAX / d) {
+			char shp[96];
+			size_t o = 0;
+
+			for (int k = 0; k < rank && o + 24 < sizeof(shp); k++)
+				o += (size_t)snprintf(shp + o, sizeof(shp) - o,
+						      "%s%" PRId64, k ? "x" : "",
+						      dims[k]);
+			return ab_fb_fail(r, -EOVERFLOW, "shape %s%s of %s: element count overflows 64 bits (expected a size that fits in memory)",
+					  shp,
+					  o + 24 >= sizeof(shp) ? "x..." : "",
+					  tt->name);
+		}
+		elems *= d;
+	}
+	/* Bytes = ceil(elems x bits / 8), computed without losing range:
+	 * whole groups of 8 elements take exactly `bits` bytes. */
+	bits = tt->bits;
+	if (bits && elems / 8 > UINT64_MAX / bits - 16)
+		return ab_fb_fail(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits (expected a size that fits in memory)",
+				  elems, tt->name);
+	*bytes = elems / 8 * bits + (elems % 8 * bits + 7) / 8;
+	return 0;
+}
+
 static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 		       struct ab_tensor *out)
 {
@@ -164,9 +250,9 @@ static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 	uint32_t raw_len, bufidx;
 	uint8_t type, is_var;
 	int64_t dims[TFL_MAX_RANK];
-	uint64_t elems = 1, bits, bytes, dsize, dpos;
+	uint64_t bytes = 0, dsize, dpos;
 	const struct ttype *tt;
-	bool dynamic = false, ext;
+	bool ext;
 	int rc, rank;
 
 	rc = ab_fb_get_vec(r, t, T_SHAPE, 4, "Tensor.shape", &shape);
@@ -198,72 +284,11 @@ static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 				  type, N_TTYPES - 1);
 	tt = &tensor_types[type];
 
-	/* Shape: the stored shape; dynamic axes (-1 in shape_signature)
-	 * take a --dim override when one matches. */
-	rank = (int)(shape.len ? shape.len : sig.len);
-	if (shape.len > TFL_MAX_RANK || sig.len > TFL_MAX_RANK)
-		return ab_fb_fail(r, -E2BIG, "rank %u exceeds the limit of %d dimensions",
-				  shape.len > sig.len ? shape.len : sig.len,
-				  TFL_MAX_RANK);
-	if (shape.len && sig.len && sig.len != shape.len)
-		return ab_fb_fail(r, -EBADMSG, "shape_signature has %u dimensions but shape has %u (expected the same rank)",
-				  sig.len, shape.len);
-	for (int i = 0; i < rank; i++) {
-		int64_t d = shape.len ? ab_fb_vec_i32(r, &shape, (uint32_t)i)
-				      : -1;
-		int64_t sd = sig.len ? ab_fb_vec_i32(r, &sig, (uint32_t)i) : d;
-
-		if (sd == -1) {
-			uint32_t used = 0;
-			int64_t o = dim_override(s->opt, raw, raw_len,
-						 out->name, i, &used);
-
-			dynamic = true;
-			if (o >= 0) {
-				d = o;
-				if (s->info) {
-					s->info->used_dim_overrides = true;
-					s->info->dims_used |= used;
-				}
-			}
-			if (d < 0)
-				return ab_fb_fail(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s:%d=VALUE, --dim %s=VALUE or --dim d%d=VALUE",
-						  i, out->name, i, out->name, i);
-		} else if (d < 0) {
-			return ab_fb_fail(r, -EBADMSG, "dimension %d is %" PRId64 " (expected a size >= 0)",
-					  i, d);
-		}
-		dims[i] = d;
-	}
-	if (dynamic && s->info)
-		s->info->n_dynamic_tensors++;
-
-	/* Size with overflow checks: elements x bits, rounded up to bytes. */
-	for (int i = 0; i < rank; i++) {
-		uint64_t d = (uint64_t)dims[i];
-
-		if (d && elems > UINT64_MAX / d) {
-			char shp[96];
-			size_t o = 0;
-
-			for (int k = 0; k < rank && o + 24 < sizeof(shp); k++)
-				o += (size_t)snprintf(shp + o, sizeof(shp) - o,
-						      "%s%" PRId64, k ? "x" : "",
-						      dims[k]);
-			return ab_fb_fail(r, -EOVERFLOW, "shape %s%s of %s: element count overflows 64 bits (expected a size that fits in memory)",
-					  shp,
-					  o + 24 >= sizeof(shp) ? "x..." : "",
-					  tt->name);
-		}
-		elems *= d;
-	}
-	/* Bytes = ceil(elems x bits / 8), computed without losing range:
-	 * whole groups of 8 elements take exactly `bits` bytes. */
-	bits = tt->bits;
-	if (bits && elems / 8 > UINT64_MAX / bits - 16)
-		return ab_fb_fail(r, -EOVERFLOW, "%" PRIu64 " elements of %s: byte size overflows 64 bits (expected a size that fits in memory)",
-				  elems, tt->name);
-	bytes = elems / 8 * bits + (elems % 8 * bits + 7) / 8;
+	rc = read_shape(s, &shape, &sig, raw, raw_len, out->name, dims, &rank);
+	if (!rc)
+		rc = tensor_bytes(r, dims, rank, tt, &bytes);
+	if (rc)
+		return rc;
 
 	out->dtype = (enum ab_dtype)tt->dtype;
 	out->align = 1;
@@ -460,6 +485,90 @@ static int read_op(struct sg_state *s, const struct ab_fb_vec *codes,
 }
 
 
+/* The subgraph's tensors into g->tensors, their names made unique. */
+static int read_tensors(struct sg_state *s, const struct ab_fb_vec *tensors,
+			struct ab_graph *g)
+{
+	struct ab_fb *r = s->r;
+	struct ab_strmap names = { 0 };
+	int rc;
+
+	rc = ab_strmap_init(&names, tensors->len);
+	if (rc)
+		return ab_fb_fail(r, rc, "out of memory");
+	for (uint32_t i = 0; i < tensors->len; i++) {
+		struct ab_tensor *at = &g->tensors[i];
+		struct ab_fb_table t;
+
+		ab_fb_set_ctx(r, "subgraph %d tensor %" PRIu32, s->sg, i);
+		rc = ab_fb_vec_table(r, tensors, i, 2, "Tensor", &t);
+		if (!rc)
+			rc = read_tensor(s, &t, i, at);
+		if (rc)
+			goto done;
+		/* Duplicate names (legal in TFLite) get the index appended. */
+		for (int tries = 0;
+		     (rc = ab_strmap_put(&names, at->name, i)) == -EEXIST;
+		     tries++) {
+			char *u;
+
+			if (tries == 4) {
+				rc = ab_fb_fail(r, -EBADMSG, "cannot make the name '%s' unique",
+						at->name);
+				goto done;
+			}
+			u = tfl_fmt_str(s, "%s_t%" PRIu32, at->name, i);
+			if (!u) {
+				rc = ab_fb_fail(r, -ENOMEM, "out of memory");
+				goto done;
+			}
+			free(at->name);
+			at->name = u;
+		}
+		if (rc) {
+			rc = ab_fb_fail(r, rc, "out of memory");
+			goto done;
+		}
+	}
+done:
+	ab_strmap_free(&names);
+	return rc;
+}
+
+/* Op flags and scratch lists, once the tensors' kinds are known. */
+static void op_flags(struct sg_state *s, struct ab_graph *g,
+		     const int32_t *builtin, const bool *mutates)
+{
+	for (uint32_t i = 0; i < g->n_ops; i++) {
+		struct ab_op *op = &g->ops[i];
+		int k = 0;
+
+		if (in_list(elementwise_ops, sizeof(elementwise_ops) /
+			    sizeof(elementwise_ops[0]), builtin[i]))
+			op->flags |= AB_OP_ELEMENTWISE;
+		if (mutates[i] ||
+		    in_list(side_effect_ops, sizeof(side_effect_ops) /
+			    sizeof(side_effect_ops[0]), builtin[i]))
+			op->flags |= AB_OP_SIDE_EFFECT;
+		for (int j = 0; j < op->n_inputs; j++)
+			if (op->inputs[j] >= 0 &&
+			    g->tensors[op->inputs[j]].kind == AB_KIND_VAR)
+				op->flags |= AB_OP_SIDE_EFFECT;
+		/* An op's internal tensors become its scratch when nothing
+		 * else uses them; the first op listing one owns it. */
+		for (int j = 0; j < op->n_scratch; j++) {
+			int x = op->scratch[j];
+
+			if (g->tensors[x].kind != AB_KIND_SCRATCH ||
+			    (s->role[x] & R_CLAIMED))
+				continue;
+			s->role[x] |= R_CLAIMED;
+			op->scratch[k++] = x;
+		}
+		op->n_scratch = k;
+	}
+}
+
 int tfl_parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 		       const struct ab_fb_vec *codes,
 		       const struct ab_fb_table *sgt, uint64_t base,
@@ -467,7 +576,6 @@ int tfl_parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 {
 	struct ab_fb *r = s->r;
 	struct ab_fb_vec tensors, ins, outs, ops;
-	struct ab_strmap names = { 0 }; /* to make tensor names unique */
 	int32_t *builtin = NULL;
 	bool *mutates = NULL;
 	const char *sname;
@@ -546,75 +654,10 @@ int tfl_parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 	}
 
 	g->n_tensors = tensors.len;
-	rc = ab_strmap_init(&names, tensors.len);
-	if (rc) {
-		rc = ab_fb_fail(r, rc, "out of memory");
+	rc = read_tensors(s, &tensors, g);
+	if (rc)
 		goto out;
-	}
-	for (uint32_t i = 0; i < tensors.len; i++) {
-		struct ab_tensor *at = &g->tensors[i];
-		struct ab_fb_table t;
-
-		ab_fb_set_ctx(r, "subgraph %d tensor %" PRIu32, s->sg, i);
-		rc = ab_fb_vec_table(r, &tensors, i, 2, "Tensor", &t);
-		if (!rc)
-			rc = read_tensor(s, &t, i, at);
-		if (rc)
-			goto out;
-		/* Duplicate names (legal in TFLite) get the index appended. */
-		for (int tries = 0;
-		     (rc = ab_strmap_put(&names, at->name, i)) == -EEXIST;
-		     tries++) {
-			char *u;
-
-			if (tries == 4) {
-				rc = ab_fb_fail(r, -EBADMSG, "cannot make the name '%s' unique",
-						at->name);
-				goto out;
-			}
-			u = tfl_fmt_str(s, "%s_t%" PRIu32, at->name, i);
-			if (!u) {
-				rc = ab_fb_fail(r, -ENOMEM, "out of memory");
-				goto out;
-			}
-			free(at->name);
-			at->name = u;
-		}
-		if (rc) {
-			rc = ab_fb_fail(r, rc, "out of memory");
-			goto out;
-		}
-	}
-
-	/* Op flags and scratch lists, now that kinds are known. */
-	for (uint32_t i = 0; i < ops.len; i++) {
-		struct ab_op *op = &g->ops[i];
-		int k = 0;
-
-		if (in_list(elementwise_ops, sizeof(elementwise_ops) /
-			    sizeof(elementwise_ops[0]), builtin[i]))
-			op->flags |= AB_OP_ELEMENTWISE;
-		if (mutates[i] ||
-		    in_list(side_effect_ops, sizeof(side_effect_ops) /
-			    sizeof(side_effect_ops[0]), builtin[i]))
-			op->flags |= AB_OP_SIDE_EFFECT;
-		for (int j = 0; j < op->n_inputs; j++)
-			if (op->inputs[j] >= 0 &&
-			    g->tensors[op->inputs[j]].kind == AB_KIND_VAR)
-				op->flags |= AB_OP_SIDE_EFFECT;
-		/* An op's internal tensors become its scratch when nothing
-		 * else uses them; the first op listing one owns it. */
-		for (int j = 0; j < op->n_scratch; j++) {
-			int x = op->scratch[j];
-
-			if (g->tensors[x].kind != AB_KIND_SCRATCH ||
-			    (s->role[x] & R_CLAIMED))
-				continue;
-			s->role[x] |= R_CLAIMED;
-			op->scratch[k++] = x;
-		}
-		op->n_scratch = k;
-	}
+	op_flags(s, g, builtin, mutates);
 
 	if (ops.len == 0 && s->sg == s->root) { /* after the tensors */
 		ab_fb_set_ctx(r, "subgraph %d", s->sg);
@@ -625,7 +668,6 @@ int tfl_parse_subgraph(struct sg_state *s, const struct ab_fb_table *model,
 	if (s->sg == s->root)
 		rc = tfl_read_metadata(s, model, base, tensors.len);
 out:
-	ab_strmap_free(&names);
 	free(builtin);
 	free(mutates);
 	return rc;
