@@ -143,24 +143,14 @@ static enum ab_verdict set(struct ab_check_result *res, enum ab_verdict v,
 	return v;
 }
 
-enum ab_verdict ab_validate_plan(const struct ab_problem *p,
-				 const struct ab_plan *plan, uint32_t align,
-				 struct ab_check_result *res)
+/* The arenas: inside the peak, and disjoint when the problem has parts. */
+static enum ab_verdict check_arenas(const struct ab_problem *p,
+				    const struct ab_plan *plan,
+				    struct ab_check_result *res)
 {
-	struct ab_plan_options o = { .align = align };
-	struct ab_key_index *by_first = NULL, *by_last = NULL, *by_addr = NULL;
-	struct rank_set live = { 0 };
-	uint32_t *rank = NULL, *who = NULL;
-	size_t n = p->n, nz = 0, jl = 0;
-	struct ab_check_result dummy;
-	enum ab_verdict v = AB_PLAN_VALID;
-
-	if (!res)
-		res = &dummy;
-	set(res, AB_PLAN_VALID, 0, 0);
 	/* no byte count of a valid plan passes 2^63 - 1 (a CSV column, a
 	 * signed 64-bit integer anywhere downstream) */
-	if (plan->n != n || plan->n_arenas < 1 || plan->n_arenas > AB_MAX_ARENAS ||
+	if (plan->n != p->n || plan->n_arenas < 1 || plan->n_arenas > AB_MAX_ARENAS ||
 	    plan->peak > INT64_MAX)
 		return set(res, AB_PLAN_BAD_ARENA, 0, 0);
 	for (int a = 0; a < plan->n_arenas; a++)
@@ -178,8 +168,18 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 				    plan->arena_base[b] < plan->arena_base[a] + plan->arena_size[a])
 					return set(res, AB_PLAN_BAD_ARENA, 0, 0);
 	}
-	/* Per-buffer checks. */
-	for (size_t i = 0; i < n; i++) {
+	return AB_PLAN_VALID;
+}
+
+/* Each buffer: its fixed offset kept, aligned, inside its arena and the
+ * peak; *nz counts those of nonzero size. */
+static enum ab_verdict check_buffers(const struct ab_problem *p,
+				     const struct ab_plan *plan, uint32_t align,
+				     struct ab_check_result *res, size_t *nz)
+{
+	struct ab_plan_options o = { .align = align };
+
+	for (size_t i = 0; i < p->n; i++) {
 		bool fixed = plan->fixed_kept && p->fixed_offset &&
 			     p->fixed_offset[i] >= 0;
 		/* a fixed offset is the input's: only the buffer's own
@@ -205,8 +205,30 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
 		if (end > plan->peak)
 			return set(res, AB_PLAN_ABOVE_PEAK, i, i);
-		nz += p->buf[i].size > 0;
+		*nz += p->buf[i].size > 0;
 	}
+	return AB_PLAN_VALID;
+}
+
+enum ab_verdict ab_validate_plan(const struct ab_problem *p,
+				 const struct ab_plan *plan, uint32_t align,
+				 struct ab_check_result *res)
+{
+	struct ab_key_index *by_first = NULL, *by_last = NULL, *by_addr = NULL;
+	struct rank_set live = { 0 };
+	uint32_t *rank = NULL, *who = NULL;
+	size_t n = p->n, nz = 0, jl = 0;
+	struct ab_check_result dummy;
+	enum ab_verdict v = AB_PLAN_VALID;
+
+	if (!res)
+		res = &dummy;
+	set(res, AB_PLAN_VALID, 0, 0);
+	v = check_arenas(p, plan, res);
+	if (v == AB_PLAN_VALID)
+		v = check_buffers(p, plan, align, res, &nz);
+	if (v != AB_PLAN_VALID)
+		return v;
 	if (nz < 2)
 		return AB_PLAN_VALID;
 	by_first = ab_alloc_large(nz * sizeof(*by_first));
