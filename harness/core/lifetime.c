@@ -139,6 +139,100 @@ static void activation_range(const struct ab_problem_options *opt,
 		*last = read ? last_read : *first;
 }
 
+/* Each tensor's range by its kind and roles (first -1: not planned) and
+ * its size, rounded to opt->round_to; sums the weights into out. */
+static int tensor_ranges(const struct ab_graph *g,
+			 const struct ab_problem_options *opt,
+			 int32_t last_step, int32_t *first, int32_t *last,
+			 int32_t *root, uint64_t *size, struct ab_problem *out,
+			 struct ab_error *err)
+{
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct ab_tensor *tt = &g->tensors[t];
+		unsigned roles = ab_tensor_roles(tt);
+
+		root[t] = (int32_t)t;
+		size[t] = tt->bytes;
+		switch (tt->kind) {
+		case AB_KIND_CONST:
+			out->weights_bytes += tt->bytes;
+			first[t] = -1;
+			continue;
+		case AB_KIND_VAR:
+			/* TFLite keeps variables in its persistent arena
+			 * (kTfLiteArenaRwPersistent), TFLite Micro outside the
+			 * planned arena: neither plans them with the rest. */
+			if (opt->lifetimes != AB_LIFETIMES_DEFAULT) {
+				first[t] = -1;
+				continue;
+			}
+			first[t] = 0;
+			last[t] = last_step;
+			break;
+		case AB_KIND_SCRATCH:
+			if (opt->exclude_scratch)
+				first[t] = -1; /* --no-scratch: not planned */
+			break;
+		default:
+			activation_range(opt, roles, last_step, &first[t],
+					 &last[t]);
+			break;
+		}
+		if (tt->dtype == AB_DTYPE_STRING || tt->bytes == 0)
+			first[t] = -1; /* nothing to place */
+		if (first[t] >= 0 && opt->round_to > 1) {
+			if (size[t] > UINT64_MAX - opt->round_to) {
+				return ab_fail(err, -EOVERFLOW, "graph '%s': tensor '%s': size overflows when rounded",
+					       g->name, tt->name);
+			}
+			size[t] = ab_align_up(size[t], opt->round_to);
+		}
+	}
+	return 0;
+}
+
+/* out's buffers: one per planned root tensor, numbered in tensor order;
+ * an aliased tensor joins its root's buffer, which covers both ranges. */
+static void root_buffers(const struct ab_graph *g, const int32_t *first,
+			 const int32_t *last, int32_t *root,
+			 const uint64_t *size, struct ab_problem *out)
+{
+	size_t n = 0;
+
+	out->n_tensors = g->n_tensors;
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct ab_tensor *tt = &g->tensors[t];
+
+		out->tensor_buffer[t] = -1;
+		if (first[t] < 0 || root_of(root, (int32_t)t) != (int32_t)t)
+			continue;
+		out->buf[n].size = size[t];
+		out->buf[n].align = tt->align ? tt->align : 1;
+		out->buf[n].first = first[t];
+		out->buf[n].last = last[t];
+		out->id[n] = (int64_t)t;
+		out->tensor[n] = (int32_t)t;
+		out->tensor_buffer[t] = (int32_t)n;
+		n++;
+	}
+	/* Aliased tensors join their root's buffer (roots are numbered). */
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		struct ab_buffer *b;
+		uint32_t align = g->tensors[t].align ? g->tensors[t].align : 1;
+
+		if (first[t] < 0 || root_of(root, (int32_t)t) == (int32_t)t)
+			continue;
+		out->tensor_buffer[t] = out->tensor_buffer[root_of(root, (int32_t)t)];
+		b = &out->buf[out->tensor_buffer[t]];
+		if (first[t] < b->first)
+			b->first = first[t];
+		if (last[t] > b->last)
+			b->last = last[t];
+		if (align > b->align)
+			b->align = align;
+	}
+}
+
 static int problem_one_timeline(const struct ab_graph *g,
 				const struct ab_problem_options *opt,
 				struct ab_problem *out, struct ab_error *err);
@@ -442,48 +536,9 @@ static int problem_one_timeline(const struct ab_graph *g,
 			goto out;
 		}
 	}
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct ab_tensor *tt = &g->tensors[t];
-		unsigned roles = ab_tensor_roles(tt);
-
-		root[t] = (int32_t)t;
-		size[t] = tt->bytes;
-		switch (tt->kind) {
-		case AB_KIND_CONST:
-			out->weights_bytes += tt->bytes;
-			first[t] = -1;
-			continue;
-		case AB_KIND_VAR:
-			/* TFLite keeps variables in its persistent arena
-			 * (kTfLiteArenaRwPersistent), TFLite Micro outside the
-			 * planned arena: neither plans them with the rest. */
-			if (opt->lifetimes != AB_LIFETIMES_DEFAULT) {
-				first[t] = -1;
-				continue;
-			}
-			first[t] = 0;
-			last[t] = last_step;
-			break;
-		case AB_KIND_SCRATCH:
-			if (opt->exclude_scratch)
-				first[t] = -1; /* --no-scratch: not planned */
-			break;
-		default:
-			activation_range(opt, roles, last_step, &first[t],
-					 &last[t]);
-			break;
-		}
-		if (tt->dtype == AB_DTYPE_STRING || tt->bytes == 0)
-			first[t] = -1; /* nothing to place */
-		if (first[t] >= 0 && opt->round_to > 1) {
-			if (size[t] > UINT64_MAX - opt->round_to) {
-				rc = ab_fail(err, -EOVERFLOW, "graph '%s': tensor '%s': size overflows when rounded",
-					     g->name, tt->name);
-				goto out;
-			}
-			size[t] = ab_align_up(size[t], opt->round_to);
-		}
-	}
+	rc = tensor_ranges(g, opt, last_step, first, last, root, size, out, err);
+	if (rc)
+		goto out;
 	/* In place, in schedule order so that chains collapse: the input is
 	 * always the newest tensor of its chain (an older one was last read
 	 * where the chain grew), and the buffer lives on the union of the
@@ -516,39 +571,7 @@ static int problem_one_timeline(const struct ab_graph *g,
 		rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
 		goto out;
 	}
-	out->n_tensors = g->n_tensors;
-	n = 0;
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct ab_tensor *tt = &g->tensors[t];
-
-		out->tensor_buffer[t] = -1;
-		if (first[t] < 0 || root_of(root, (int32_t)t) != (int32_t)t)
-			continue;
-		out->buf[n].size = size[t];
-		out->buf[n].align = tt->align ? tt->align : 1;
-		out->buf[n].first = first[t];
-		out->buf[n].last = last[t];
-		out->id[n] = (int64_t)t;
-		out->tensor[n] = (int32_t)t;
-		out->tensor_buffer[t] = (int32_t)n;
-		n++;
-	}
-	/* Aliased tensors join their root's buffer (roots are numbered). */
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		struct ab_buffer *b;
-		uint32_t align = g->tensors[t].align ? g->tensors[t].align : 1;
-
-		if (first[t] < 0 || root_of(root, (int32_t)t) == (int32_t)t)
-			continue;
-		out->tensor_buffer[t] = out->tensor_buffer[root_of(root, (int32_t)t)];
-		b = &out->buf[out->tensor_buffer[t]];
-		if (first[t] < b->first)
-			b->first = first[t];
-		if (last[t] > b->last)
-			b->last = last[t];
-		if (align > b->align)
-			b->align = align;
-	}
+	root_buffers(g, first, last, root, size, out);
 	if (ab_problem_oversize(out) >= 0) {
 		int64_t i = ab_problem_oversize(out);
 
