@@ -149,31 +149,12 @@ static void json_plan(FILE *f, const struct ab_explanation *x)
 	fputs("\n  ]}", f);
 }
 
-int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
+/* "conventions": the runtime, alignment, lifetimes, rounding (and which
+ * were given), in-place, reordering and tiers. */
+static void json_conventions(FILE *f, const struct ab_explanation *x)
 {
 	const struct ab_input *in = &x->in;
-	const struct ab_op *op = x->lb_op >= 0 ? &in->graph.ops[x->lb_op] : NULL;
-	struct ab_live_profile lp;
-	int b0 = ab_explain_best_at(x, 0);
 
-	fprintf(f, "{\n  \"schema_version\": %d,\n  \"input\": ", AB_EXPLAIN_JSON_SCHEMA);
-	json_str(f, in->path);
-	fputs(",\n  \"graph\": ", f);
-	json_str(f, in->problem.name);
-	fputs(",\n  \"format\": ", f);
-	json_str(f, ab_explain_format_name(x));
-	fputs(",\n  \"family\": ", f);
-	json_str(f, in->family);
-	fprintf(f, ",\n  \"operators\": %zu,\n  \"buffers\": %zu,\n  \"steps\": %" PRId32,
-		in->has_graph ? in->ops : 0, in->problem.n, in->problem.steps);
-	if (in->is_tflite) {
-		fprintf(f, ",\n  \"tflite\": {\"subgraphs\": %zu, \"subgraph_name\": ",
-			in->tflite.n_subgraphs);
-		json_str(f, in->tflite.subgraph_name);
-		fputs(", \"description\": ", f);
-		json_str(f, in->tflite.description);
-		fputc('}', f);
-	}
 	fputs(",\n  \"conventions\": {\"runtime\": ", f);
 	json_str(f, x->runtime);
 	if (x->runtime_reason) {
@@ -210,15 +191,14 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		fprintf(f, ", \"capacity_bytes\": %" PRIu64 "}", x->tiers->tier[i].capacity);
 	}
 	fputs("]}", f);
-	fprintf(f, ",\n  \"sum_bytes\": %" PRIu64 ",\n  \"lower_bound_bytes\": %" PRIu64
-		   ",\n  \"weights_bytes\": %" PRIu64 ",\n  \"weights_stored_bytes\": %" PRIu64
-		   ",\n  \"persistent_bytes\": %" PRIu64 ",\n  \"persistent_in_arena\": %s",
-		x->sum_bytes, x->lower_bound_bytes, x->weights_bytes,
-		x->weights_stored_bytes, x->persistent_bytes,
-		x->persistent_in_arena ? "true" : "false");
-	if (in->problem.capacity)
-		fprintf(f, ",\n  \"capacity_bytes\": %" PRIu64, in->problem.capacity);
-	/* the tflite rule on a model with control flow: an arena per subgraph */
+}
+
+/* "subgraph_arenas": the tflite rule on a model with control flow, an
+ * arena per subgraph. */
+static void json_subgraph_arenas(FILE *f, const struct ab_explanation *x)
+{
+	const struct ab_input *in = &x->in;
+
 	fputs(",\n  \"subgraph_arenas\": [", f);
 	for (int j = 0; in->problem.part && j < in->problem.n_parts; j++) {
 		const int32_t sg = in->problem.part_subgraph[j];
@@ -234,6 +214,90 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 			fputs("null}", f);
 	}
 	fputc(']', f);
+}
+
+/* "lower_bound_step": the step where the most bytes are live, its
+ * operator and its live tensors. */
+static void json_lower_bound_step(FILE *f, const struct ab_explanation *x)
+{
+	const struct ab_input *in = &x->in;
+	const struct ab_op *op = x->lb_op >= 0 ? &in->graph.ops[x->lb_op] : NULL;
+
+	fprintf(f, ",\n  \"lower_bound_step\": {\"step\": %" PRId32 ", \"operator\": ", x->lb_step);
+	if (op) {
+		fprintf(f, "{\"index\": %d, \"name\": ", x->lb_op);
+		json_str(f, op->name);
+		fputs(", \"type\": ", f);
+		json_str(f, op->type);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lb_live_bytes);
+	for (size_t k = 0; k < x->n_lb_live; k++) {
+		fputs(k ? ",\n    " : "\n    ", f);
+		json_tensor(f, x, x->lb_live[k]);
+	}
+	fputs("\n  ]}", f);
+}
+
+/* "alignments": the best planner at each alignment and its saving over
+ * the best at the alignment in use. */
+static void json_alignments(FILE *f, const struct ab_explanation *x)
+{
+	int b0 = ab_explain_best_at(x, 0);
+
+	fputs(",\n  \"alignments\": [", f);
+	for (size_t j = 0; j < x->n_aligns; j++) {
+		int b = ab_explain_best_at(x, j);
+
+		fprintf(f, "%s{\"align_bytes\": %u, \"in_use\": %s, \"best_planner\": ",
+			j ? ",\n    " : "\n    ", x->aligns[j], j ? "false" : "true");
+		json_str(f, b >= 0 ? ab_explain_at(x, (size_t)b, j)->planner->name : NULL);
+		if (b >= 0 && b0 >= 0)
+			fprintf(f, ", \"peak_bytes\": %" PRIu64 ", \"saving_bytes\": %" PRId64 "}",
+				ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes,
+				(int64_t)ab_explain_at(x, (size_t)b0, 0)->row.check.peak_bytes -
+					(int64_t)ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes);
+		else
+			fputs(", \"peak_bytes\": null, \"saving_bytes\": null}", f);
+	}
+	fputs("\n  ]", f);
+}
+
+int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
+{
+	const struct ab_input *in = &x->in;
+	struct ab_live_profile lp;
+
+	fprintf(f, "{\n  \"schema_version\": %d,\n  \"input\": ", AB_EXPLAIN_JSON_SCHEMA);
+	json_str(f, in->path);
+	fputs(",\n  \"graph\": ", f);
+	json_str(f, in->problem.name);
+	fputs(",\n  \"format\": ", f);
+	json_str(f, ab_explain_format_name(x));
+	fputs(",\n  \"family\": ", f);
+	json_str(f, in->family);
+	fprintf(f, ",\n  \"operators\": %zu,\n  \"buffers\": %zu,\n  \"steps\": %" PRId32,
+		in->has_graph ? in->ops : 0, in->problem.n, in->problem.steps);
+	if (in->is_tflite) {
+		fprintf(f, ",\n  \"tflite\": {\"subgraphs\": %zu, \"subgraph_name\": ",
+			in->tflite.n_subgraphs);
+		json_str(f, in->tflite.subgraph_name);
+		fputs(", \"description\": ", f);
+		json_str(f, in->tflite.description);
+		fputc('}', f);
+	}
+	json_conventions(f, x);
+	fprintf(f, ",\n  \"sum_bytes\": %" PRIu64 ",\n  \"lower_bound_bytes\": %" PRIu64
+		   ",\n  \"weights_bytes\": %" PRIu64 ",\n  \"weights_stored_bytes\": %" PRIu64
+		   ",\n  \"persistent_bytes\": %" PRIu64 ",\n  \"persistent_in_arena\": %s",
+		x->sum_bytes, x->lower_bound_bytes, x->weights_bytes,
+		x->weights_stored_bytes, x->persistent_bytes,
+		x->persistent_in_arena ? "true" : "false");
+	if (in->problem.capacity)
+		fprintf(f, ",\n  \"capacity_bytes\": %" PRIu64, in->problem.capacity);
+	json_subgraph_arenas(f, x);
 	fputs(",\n  \"string_tensors\": [", f);
 	for (size_t s = 0; s < x->n_strings; s++) {
 		fputs(s ? ", " : "", f);
@@ -263,42 +327,15 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	else
 		fputs("null", f);
 
-	fprintf(f, ",\n  \"lower_bound_step\": {\"step\": %" PRId32 ", \"operator\": ", x->lb_step);
-	if (op) {
-		fprintf(f, "{\"index\": %d, \"name\": ", x->lb_op);
-		json_str(f, op->name);
-		fputs(", \"type\": ", f);
-		json_str(f, op->type);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lb_live_bytes);
-	for (size_t k = 0; k < x->n_lb_live; k++) {
-		fputs(k ? ",\n    " : "\n    ", f);
-		json_tensor(f, x, x->lb_live[k]);
-	}
-	fputs("\n  ]},\n  \"largest_tensors\": [", f);
+	json_lower_bound_step(f, x);
+	fputs(",\n  \"largest_tensors\": [", f);
 	for (size_t k = 0; k < x->n_largest; k++) {
 		fputs(k ? ",\n    " : "\n    ", f);
 		json_tensor(f, x, x->largest[k]);
 	}
-	fputs("\n  ],\n  \"alignments\": [", f);
-	for (size_t j = 0; j < x->n_aligns; j++) {
-		int b = ab_explain_best_at(x, j);
-
-		fprintf(f, "%s{\"align_bytes\": %u, \"in_use\": %s, \"best_planner\": ",
-			j ? ",\n    " : "\n    ", x->aligns[j], j ? "false" : "true");
-		json_str(f, b >= 0 ? ab_explain_at(x, (size_t)b, j)->planner->name : NULL);
-		if (b >= 0 && b0 >= 0)
-			fprintf(f, ", \"peak_bytes\": %" PRIu64 ", \"saving_bytes\": %" PRId64 "}",
-				ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes,
-				(int64_t)ab_explain_at(x, (size_t)b0, 0)->row.check.peak_bytes -
-					(int64_t)ab_explain_at(x, (size_t)b, j)->row.check.peak_bytes);
-		else
-			fputs(", \"peak_bytes\": null, \"saving_bytes\": null}", f);
-	}
-	fputs("\n  ],\n  \"all_results\": [", f);
+	fputs("\n  ]", f);
+	json_alignments(f, x);
+	fputs(",\n  \"all_results\": [", f);
 	for (size_t k = 0; k < x->n_planners * x->n_aligns; k++) {
 		fputs(k ? ",\n    " : "\n    ", f);
 		json_result(f, x, &x->results[k]);
