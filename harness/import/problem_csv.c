@@ -192,17 +192,192 @@ static int first_repeated_id(const struct ab_problem *p, const uint8_t *numeric,
 	return rc;
 }
 
+/* The columns the header names, by position. */
+struct csv_cols {
+	int at[COL_COUNT];          /* field index of each column, or -1 */
+	uint8_t words[COL_COUNT];   /* which alias named it (col_aliases) */
+	int n;                      /* fields in the header */
+};
+
+/* Reads the header (the first line not blank) into *cols. */
+static int read_header(struct ab_line_reader *lr, const char *path,
+		       struct csv_cols *cols, struct ab_error *err)
+{
+	char *line, *f[MAX_FIELDS];
+	int rc;
+
+	for (int c = 0; c < COL_COUNT; c++)
+		cols->at[c] = -1;
+	do {
+		rc = ab_line_reader_next(lr, &line);
+	} while (rc > 0 && line[strspn(line, " \t")] == 0);
+	if (rc < 0)
+		return ab_fail(err, -EINVAL, "%s:%d: the header line contains a NUL byte or is longer than %d bytes (expected " EXPECTED_HEADER ")",
+			       path, lr->line, AB_MAX_LINE_BYTES);
+	if (rc == 0)
+		return ab_fail(err, -EINVAL, "%s: empty file (expected a header " EXPECTED_HEADER ")",
+			       path);
+	cols->n = split_fields(line, f, MAX_FIELDS);
+	if (cols->n > MAX_FIELDS)
+		return ab_fail(err, -EINVAL, "%s:%d: %d columns in the header (at most %d)",
+			       path, lr->line, cols->n, MAX_FIELDS);
+	for (int i = 0; i < cols->n; i++) {
+		uint8_t word;
+		int c = column_of(f[i], &word);
+
+		if (c < 0)
+			return ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size or minimalloc's buffer, buffer_id, start, begin, end, and optionally alignment, offset, arena, name)",
+				       path, lr->line, f[i]);
+		if (cols->at[c] >= 0 && !strcmp(f[cols->at[c]], f[i]))
+			return ab_fail(err, -EINVAL, "%s:%d: column '%s' appears twice",
+				       path, lr->line, f[i]);
+		if (cols->at[c] >= 0)
+			return ab_fail(err, -EINVAL, "%s:%d: columns '%s' and '%s' both give %s",
+				       path, lr->line, f[cols->at[c]], f[i], col_names[c]);
+		cols->at[c] = i;
+		cols->words[c] = word;
+	}
+	for (int c = COL_ID; c <= COL_SIZE; c++)
+		if (cols->at[c] < 0)
+			return ab_fail(err, -EINVAL, "%s:%d: missing column '%s'%s (expected " EXPECTED_HEADER ")",
+				       path, lr->line, col_names[c],
+				       c == COL_ID ? " (or buffer, buffer_id)" : c == COL_LOWER ? " (or start, begin)" :
+				       c == COL_UPPER ? " (or end)" : "");
+	return 0;
+}
+
+/* Row n's values (fields f, on line `line`) by the column rules: integers
+ * >= 0, the id's text, a lifetime in the time range (an end made
+ * exclusive), the alignment a power of two and offset + size below 2^62.
+ * *numeric: the id is a canonical number (its value in v[COL_ID]). */
+static int row_values(char **f, const struct csv_cols *cols, const char *path,
+		      int line, size_t n, int64_t v[COL_COUNT],
+		      uint8_t *numeric, struct ab_error *err)
+{
+	int rc;
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		const char *cn = c < COL_SIZE ? col_aliases[c][cols->words[c]] : col_names[c];
+
+		if (cols->at[c] < 0 || c == COL_ID || c == COL_NAME)
+			continue;
+		rc = parse_i64(f[cols->at[c]], &v[c]);
+		if (rc == -EOVERFLOW)
+			return ab_fail(err, -EINVAL, "%s:%d: column '%s': %s does not fit in a signed 64-bit integer (at most 9223372036854775807)",
+				     path, line, cn, f[cols->at[c]]);
+		if (rc)
+			return ab_fail(err, -EINVAL, "%s:%d: column '%s': expected an integer, got '%s'",
+				     path, line, cn, f[cols->at[c]]);
+		if (v[c] < 0)
+			return ab_fail(err, -EINVAL, "%s:%d: column '%s': expected a non-negative value, got %" PRId64,
+				     path, line, cn, v[c]);
+	}
+	/* Ids are names in minimalloc (e.g. "b1"); keep the text. */
+	if (!*f[cols->at[COL_ID]] || strlen(f[cols->at[COL_ID]]) > 256 ||
+	    strpbrk(f[cols->at[COL_ID]], "\""))
+		return ab_fail(err, -EINVAL, "%s:%d: column 'id': expected a name or number of 1 to 256 characters without quotes, got '%s'",
+			       path, line, f[cols->at[COL_ID]]);
+	*numeric = 0;
+	if (parse_i64(f[cols->at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
+		v[COL_ID] = (int64_t)n;
+	else
+		*numeric = canonical_number(f[cols->at[COL_ID]]);
+	if (cols->words[COL_UPPER] == WORD_END) {
+		/* inclusive: the buffer lives from start through end */
+		if (v[COL_UPPER] < v[COL_LOWER])
+			return ab_fail(err, -EINVAL, "%s:%d: buffer %s: end %" PRId64 " is before %s %" PRId64 " (an end is inclusive, as minimalloc reads it: the buffer lives from %s through end)",
+				     path, line, f[cols->at[COL_ID]], v[COL_UPPER],
+				     col_aliases[COL_LOWER][cols->words[COL_LOWER]], v[COL_LOWER],
+				     col_aliases[COL_LOWER][cols->words[COL_LOWER]]);
+		if (v[COL_UPPER] < INT64_MAX)
+			v[COL_UPPER]++;
+	}
+	if (v[COL_UPPER] <= v[COL_LOWER])
+		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than %s %" PRId64 " (lifetimes are half-open [%s, upper))",
+			       path, line, f[cols->at[COL_ID]], v[COL_UPPER],
+			       col_aliases[COL_LOWER][cols->words[COL_LOWER]], v[COL_LOWER],
+			       col_aliases[COL_LOWER][cols->words[COL_LOWER]]);
+	if (v[COL_UPPER] > INT32_MAX)
+		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: %s %s exceeds the supported time range (at most %d as an upper, %d as an end)",
+			       path, line, f[cols->at[COL_ID]], col_aliases[COL_UPPER][cols->words[COL_UPPER]],
+			       f[cols->at[COL_UPPER]], INT32_MAX, INT32_MAX - 1);
+	if (cols->at[COL_ALIGN] >= 0 &&
+	    (v[COL_ALIGN] == 0 || (v[COL_ALIGN] & (v[COL_ALIGN] - 1)) ||
+	     v[COL_ALIGN] > (1 << 30)))
+		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: alignment %" PRId64 " must be a power of two up to 2^30",
+			       path, line, f[cols->at[COL_ID]], v[COL_ALIGN]);
+	if (n >= (size_t)INT32_MAX)
+		return ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, line);
+	/* a fixed offset keeps the whole buffer below 2^62, so that no
+	 * end, arena or peak can pass 2^63 - 1 */
+	if (cols->at[COL_OFFSET] >= 0 &&
+	    ((uint64_t)v[COL_SIZE] > AB_MAX_PROBLEM_BYTES ||
+	     (uint64_t)v[COL_OFFSET] > AB_MAX_PROBLEM_BYTES - (uint64_t)v[COL_SIZE]))
+		return ab_fail(err, -EOVERFLOW, "%s:%d: buffer %s: column 'offset': offset %" PRId64 " + size %" PRId64 " is past 2^62 bytes (expected offset + size at most %llu, so that no byte count overflows 64 bits)",
+			       path, line, f[cols->at[COL_ID]], v[COL_OFFSET], v[COL_SIZE],
+			       (unsigned long long)AB_MAX_PROBLEM_BYTES);
+	return 0;
+}
+
+/* The problem's arrays (and *numeric, *row_line per row), sized once for
+ * the lines after the header (from text[rows_at]). */
+static int alloc_rows(const char *text, size_t len, size_t rows_at,
+		      const struct csv_cols *cols, struct ab_problem *out,
+		      uint8_t **numeric, int **row_line)
+{
+	size_t cap = 1;
+
+	/* Every id's text, one after another in one block: an id is part
+	 * of its line, so the ids with their NULs need at most the rest of
+	 * the text and one byte (a last line without a newline). */
+	out->label_text = ab_alloc_large(len - rows_at + 2);
+	if (!out->label_text)
+		return -ENOMEM;
+	/* At most one row per line left: the arrays are sized once. */
+	for (const char *q = text + rows_at; (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
+		cap++;
+	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
+	out->id = ab_alloc_large(cap * sizeof(*out->id));
+	out->label = ab_alloc_large(cap * sizeof(*out->label));
+	*numeric = malloc(cap);
+	*row_line = malloc(cap * sizeof(**row_line));
+	if (cols->at[COL_NAME] >= 0)
+		out->csv_name = malloc(cap * sizeof(*out->csv_name));
+	if (cols->at[COL_OFFSET] >= 0)
+		out->fixed_offset = malloc(cap * sizeof(*out->fixed_offset));
+	if (!out->buf || !out->id || !out->label || !*numeric || !*row_line ||
+	    (cols->at[COL_NAME] >= 0 && !out->csv_name) ||
+	    (cols->at[COL_OFFSET] >= 0 && !out->fixed_offset))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The message for row `repeat`, whose id an earlier row has: both lines. */
+static int repeated_id(const struct ab_problem *p, const uint8_t *numeric,
+		       const int *row_line, size_t repeat, const char *path,
+		       const struct csv_cols *cols, struct ab_error *err)
+{
+	size_t first = 0;
+
+	while (first < repeat && strcmp(p->label[first], p->label[repeat]) &&
+	       !(numeric[first] && numeric[repeat] && p->id[first] == p->id[repeat]))
+		first++;
+	return ab_fail(err, -EINVAL, "%s:%d: column '%s': buffer id '%s' appears twice, first on line %d (ids must be unique)",
+		       path, row_line[repeat], col_aliases[COL_ID][cols->words[COL_ID]],
+		       p->label[repeat], row_line[first]);
+}
+
 int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			 struct ab_problem *out, struct ab_error *err)
 {
 	struct ab_line_reader lr;
-	int col_at[COL_COUNT], ncols = 0, rc;
+	struct csv_cols cols = { 0 };
+	int rc;
 	char *line, *f[16], *label_end;
 	uint8_t *numeric = NULL; /* row i's id is a canonical number */
 	int *row_line = NULL;    /* buffer i's line, for messages */
-	size_t cap = 0, n = 0, repeat;
+	size_t n = 0, repeat;
 	int64_t max_upper = 0;
-	uint8_t words[COL_COUNT] = { 0 };
 
 	memset(out, 0, sizeof(*out));
 	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
@@ -210,83 +385,13 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		len -= 3;
 	}
 	ab_line_reader_init(&lr, text, len);
-	for (int c = 0; c < COL_COUNT; c++)
-		col_at[c] = -1;
-	/* Header. */
-	do {
-		rc = ab_line_reader_next(&lr, &line);
-	} while (rc > 0 && line[strspn(line, " \t")] == 0);
-	if (rc < 0) {
-		rc = ab_fail(err, -EINVAL, "%s:%d: the header line contains a NUL byte or is longer than %d bytes (expected " EXPECTED_HEADER ")",
-			     path, lr.line, AB_MAX_LINE_BYTES);
+	rc = read_header(&lr, path, &cols, err);
+	if (rc)
 		goto fail;
-	}
-	if (rc == 0) {
-		rc = ab_fail(err, -EINVAL, "%s: empty file (expected a header " EXPECTED_HEADER ")",
-			     path);
-		goto fail;
-	}
-	ncols = split_fields(line, f, MAX_FIELDS);
-	if (ncols > MAX_FIELDS) {
-		rc = ab_fail(err, -EINVAL, "%s:%d: %d columns in the header (at most %d)",
-			     path, lr.line, ncols, MAX_FIELDS);
-		goto fail;
-	}
-	for (int i = 0; i < ncols; i++) {
-		uint8_t word;
-		int c = column_of(f[i], &word);
-
-		if (c < 0) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: unknown column '%s' (expected id, lower, upper, size or minimalloc's buffer, buffer_id, start, begin, end, and optionally alignment, offset, arena, name)",
-				     path, lr.line, f[i]);
-			goto fail;
-		}
-		if (col_at[c] >= 0 && !strcmp(f[col_at[c]], f[i])) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: column '%s' appears twice",
-				     path, lr.line, f[i]);
-			goto fail;
-		}
-		if (col_at[c] >= 0) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: columns '%s' and '%s' both give %s",
-				     path, lr.line, f[col_at[c]], f[i], col_names[c]);
-			goto fail;
-		}
-		col_at[c] = i;
-		words[c] = word;
-	}
-	for (int c = COL_ID; c <= COL_SIZE; c++)
-		if (col_at[c] < 0) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: missing column '%s'%s (expected " EXPECTED_HEADER ")",
-				     path, lr.line, col_names[c],
-				     c == COL_ID ? " (or buffer, buffer_id)" : c == COL_LOWER ? " (or start, begin)" :
-				     c == COL_UPPER ? " (or end)" : "");
-			goto fail;
-		}
-	memcpy(out->csv_words, words, sizeof(out->csv_words));
-	/* Every id's text, one after another in one block: an id is part
-	 * of its line, so the ids with their NULs need at most the rest of
-	 * the text and one byte (a last line without a newline). */
-	out->label_text = ab_alloc_large(len - lr.pos + 2);
-	if (!out->label_text)
+	memcpy(out->csv_words, cols.words, sizeof(out->csv_words));
+	if (alloc_rows(text, len, lr.pos, &cols, out, &numeric, &row_line))
 		goto fail_oom;
 	label_end = out->label_text;
-	/* At most one row per line left: the arrays are sized once. */
-	cap = 1;
-	for (const char *q = text + lr.pos; (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
-		cap++;
-	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
-	out->id = ab_alloc_large(cap * sizeof(*out->id));
-	out->label = ab_alloc_large(cap * sizeof(*out->label));
-	numeric = malloc(cap);
-	row_line = malloc(cap * sizeof(*row_line));
-	if (col_at[COL_NAME] >= 0)
-		out->csv_name = malloc(cap * sizeof(*out->csv_name));
-	if (col_at[COL_OFFSET] >= 0)
-		out->fixed_offset = malloc(cap * sizeof(*out->fixed_offset));
-	if (!out->buf || !out->id || !out->label || !numeric || !row_line ||
-	    (col_at[COL_NAME] >= 0 && !out->csv_name) ||
-	    (col_at[COL_OFFSET] >= 0 && !out->fixed_offset))
-		goto fail_oom;
 	/* Rows. */
 	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
 		int64_t v[COL_COUNT] = { 0 };
@@ -295,110 +400,33 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		if (line[strspn(line, " \t")] == 0)
 			continue;
 		nf = split_fields(line, f, MAX_FIELDS);
-		if (nf != ncols) {
+		if (nf != cols.n) {
 			rc = ab_fail(err, -EINVAL, "%s:%d: expected %d fields like the header, got %d",
-				     path, lr.line, ncols, nf);
+				     path, lr.line, cols.n, nf);
 			goto fail;
 		}
-		for (int c = 0; c < COL_COUNT; c++) {
-			const char *cn = c < COL_SIZE ? col_aliases[c][words[c]] : col_names[c];
-
-			if (col_at[c] < 0 || c == COL_ID || c == COL_NAME)
-				continue;
-			rc = parse_i64(f[col_at[c]], &v[c]);
-			if (rc == -EOVERFLOW) {
-				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': %s does not fit in a signed 64-bit integer (at most 9223372036854775807)",
-					     path, lr.line, cn, f[col_at[c]]);
-				goto fail;
-			}
-			if (rc) {
-				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected an integer, got '%s'",
-					     path, lr.line, cn, f[col_at[c]]);
-				goto fail;
-			}
-			if (v[c] < 0) {
-				rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': expected a non-negative value, got %" PRId64,
-					     path, lr.line, cn, v[c]);
-				goto fail;
-			}
-		}
-		/* Ids are names in minimalloc (e.g. "b1"); keep the text. */
-		if (!*f[col_at[COL_ID]] || strlen(f[col_at[COL_ID]]) > 256 ||
-		    strpbrk(f[col_at[COL_ID]], "\"")) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: column 'id': expected a name or number of 1 to 256 characters without quotes, got '%s'",
-				     path, lr.line, f[col_at[COL_ID]]);
+		rc = row_values(f, &cols, path, lr.line, n, v, &numeric[n], err);
+		if (rc)
 			goto fail;
-		}
-		numeric[n] = 0;
-		if (parse_i64(f[col_at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
-			v[COL_ID] = (int64_t)n;
-		else
-			numeric[n] = canonical_number(f[col_at[COL_ID]]);
-		if (words[COL_UPPER] == WORD_END) {
-			/* inclusive: the buffer lives from start through end */
-			if (v[COL_UPPER] < v[COL_LOWER]) {
-				rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: end %" PRId64 " is before %s %" PRId64 " (an end is inclusive, as minimalloc reads it: the buffer lives from %s through end)",
-					     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER],
-					     col_aliases[COL_LOWER][words[COL_LOWER]], v[COL_LOWER],
-					     col_aliases[COL_LOWER][words[COL_LOWER]]);
-				goto fail;
-			}
-			if (v[COL_UPPER] < INT64_MAX)
-				v[COL_UPPER]++;
-		}
-		if (v[COL_UPPER] <= v[COL_LOWER]) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than %s %" PRId64 " (lifetimes are half-open [%s, upper))",
-				     path, lr.line, f[col_at[COL_ID]], v[COL_UPPER],
-				     col_aliases[COL_LOWER][words[COL_LOWER]], v[COL_LOWER],
-				     col_aliases[COL_LOWER][words[COL_LOWER]]);
-			goto fail;
-		}
-		if (v[COL_UPPER] > INT32_MAX) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: %s %s exceeds the supported time range (at most %d as an upper, %d as an end)",
-				     path, lr.line, f[col_at[COL_ID]], col_aliases[COL_UPPER][words[COL_UPPER]],
-				     f[col_at[COL_UPPER]], INT32_MAX, INT32_MAX - 1);
-			goto fail;
-		}
-		if (col_at[COL_ALIGN] >= 0 &&
-		    (v[COL_ALIGN] == 0 || (v[COL_ALIGN] & (v[COL_ALIGN] - 1)) ||
-		     v[COL_ALIGN] > (1 << 30))) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: buffer %s: alignment %" PRId64 " must be a power of two up to 2^30",
-				     path, lr.line, f[col_at[COL_ID]], v[COL_ALIGN]);
-			goto fail;
-		}
-		if (n >= (size_t)INT32_MAX) {
-			rc = ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, lr.line);
-			goto fail;
-		}
-		/* a fixed offset keeps the whole buffer below 2^62, so that no
-		 * end, arena or peak can pass 2^63 - 1 */
-		if (col_at[COL_OFFSET] >= 0 &&
-		    ((uint64_t)v[COL_SIZE] > AB_MAX_PROBLEM_BYTES ||
-		     (uint64_t)v[COL_OFFSET] > AB_MAX_PROBLEM_BYTES - (uint64_t)v[COL_SIZE])) {
-			rc = ab_fail(err, -EOVERFLOW, "%s:%d: buffer %s: column 'offset': offset %" PRId64 " + size %" PRId64 " is past 2^62 bytes (expected offset + size at most %llu, so that no byte count overflows 64 bits)",
-				     path, lr.line, f[col_at[COL_ID]], v[COL_OFFSET], v[COL_SIZE],
-				     (unsigned long long)AB_MAX_PROBLEM_BYTES);
-			goto fail;
-		}
 		row_line[n] = lr.line;
 		out->buf[n].first = (int32_t)v[COL_LOWER];
 		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
 		out->buf[n].size = (uint64_t)v[COL_SIZE];
-		out->buf[n].align = col_at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
+		out->buf[n].align = cols.at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
 		out->id[n] = v[COL_ID];
-		if (col_at[COL_OFFSET] >= 0)
+		if (cols.at[COL_OFFSET] >= 0)
 			out->fixed_offset[n] = v[COL_OFFSET];
 		{
-			size_t idlen = strlen(f[col_at[COL_ID]]) + 1;
+			size_t idlen = strlen(f[cols.at[COL_ID]]) + 1;
 
-			out->label[n] = memcpy(label_end, f[col_at[COL_ID]], idlen);
+			out->label[n] = memcpy(label_end, f[cols.at[COL_ID]], idlen);
 			label_end += idlen;
 		}
-		if (col_at[COL_NAME] >= 0)
+		if (cols.at[COL_NAME] >= 0)
 			out->csv_name[n] = NULL;
 		out->n = n + 1; /* owned from here, freed on failure */
-		if (col_at[COL_NAME] >= 0) {
-			const char *nm = f[col_at[COL_NAME]];
+		if (cols.at[COL_NAME] >= 0) {
+			const char *nm = f[cols.at[COL_NAME]];
 
 			if (strlen(nm) > 256 || strpbrk(nm, "\"")) {
 				rc = ab_fail(err, -EINVAL, "%s:%d: column 'name': expected at most 256 characters without quotes, got '%s'",
@@ -426,14 +454,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	if (first_repeated_id(out, numeric, &repeat))
 		goto fail_oom;
 	if (repeat != SIZE_MAX) {
-		size_t first = 0;
-
-		while (first < repeat && strcmp(out->label[first], out->label[repeat]) &&
-		       !(numeric[first] && numeric[repeat] && out->id[first] == out->id[repeat]))
-			first++;
-		rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': buffer id '%s' appears twice, first on line %d (ids must be unique)",
-			     path, row_line[repeat], col_aliases[COL_ID][words[COL_ID]],
-			     out->label[repeat], row_line[first]);
+		rc = repeated_id(out, numeric, row_line, repeat, path, &cols, err);
 		goto fail;
 	}
 	out->n = n;
