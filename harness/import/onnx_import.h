@@ -6,7 +6,8 @@
  *   onnx_dims.c   the graph inputs and their symbolic dimensions (--dim);
  *   onnx_fold.c   the folder over int64 shape computations and the
  *                 importer's own shape rules;
- *   onnx_graph.c  the struct ab_graph (tensors, operators, If/Loop/Scan subgraphs).
+ *   onnx_graph.c  the struct ab_graph (tensors, operators);
+ *   onnx_flow.c   If/Loop/Scan subgraphs inlined after their nodes.
  * The protobuf and ONNX's inference are in onnx_proto.cc (onnx_model.h).
  * Semantics: docs/onnx.md.
  */
@@ -142,6 +143,39 @@ int onnx_fold(struct onnx_import *s, int i);
 int onnx_own_rule(struct onnx_import *s, int i);
 
 /* ------------------------------------------------------ onnx_graph.c */
+
+/* Value tensors: names (a fallback with idx when empty), sizes. */
+bool onnx_elementwise(const char *op);
+char *onnx_clean_name(const char *s, const char *fallback, size_t idx);
+int onnx_size_type(struct onnx_import *s, const struct onnx_val *x,
+		   const char *what, struct ab_tensor *t);
+
+/* ------------------------------------------------------- onnx_flow.c */
+
+/* The graph being built (growing arrays of tensors, operators, subgraphs). */
+struct onnx_flow {
+	struct onnx_import *s;
+	struct ab_graph *out;
+	size_t cap_t, cap_o, cap_sg;
+};
+struct onnx_scope;
+
+bool onnx_control_flow(const char *op); /* If, Loop, Scan */
+int onnx_mark_outer_reads(struct onnx_import *s, int gi, int depth);
+struct ab_op *onnx_new_op(struct onnx_flow *f);
+struct ab_subgraph *onnx_new_subgraph(struct onnx_flow *f);
+/* Node n's operator (name, type, room for its lists); NULL: out of memory. */
+struct ab_op *onnx_node_op(struct onnx_flow *f, const struct ab_onnx_node *n, size_t i);
+/* Node n's subgraphs inlined after flat operator k (sc: NULL at the top). */
+int onnx_flatten_node(struct onnx_flow *f, const struct onnx_scope *sc,
+		      const struct ab_onnx_node *n, int32_t k, int depth);
+int onnx_add_implicit_inputs(struct onnx_import *s, size_t i, struct ab_op *o);
+/* Bytes of output k of an If (its branches) or a Loop/Scan (its carried
+ * value's initial value) when inference leaves it open; 0 if unknown. */
+uint64_t onnx_if_output_bytes(struct onnx_import *s, const struct ab_onnx_node *n, size_t k);
+uint64_t onnx_carried_bytes(struct onnx_import *s, const struct ab_onnx_node *n, size_t k);
+
+/* ------------------------------------------------ onnx_graph.c (build) */
 
 /* The struct ab_graph of the non-constant nodes, the subgraphs of If, Loop
  * and Scan inlined after their nodes (named, family and source from path). */
