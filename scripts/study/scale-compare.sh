@@ -11,13 +11,20 @@
 # one Google Benchmark repetition, budget 600 s.  Prints CSV on stdout:
 #   planner,buffers,build,first_plan_cpu_ns,first_plan_ns,peak_rss_bytes,
 #   peak_bytes,status,sort_ns,cpu_over_sort
-# sort_ns is the smaller of the two sorts around the plan (wall time, so on
-# a loaded machine the ratio understates the plan's share; compare OLD with
-# NEW within one run).  Either binary may be "-" to run one build only.
+# sort_ns is the smaller of the two sorts around the plan, in thread CPU
+# time as first_plan_cpu_ns is (`scale --sort-reference`'s
+# sort_reference_cpu_ns, from NEW's binary), so the ratio holds on a loaded
+# machine.  Either binary may be "-" to run one build only.
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 OLD_BIN NEW_BIN \"PLANNERS\" \"SIZES\" [DIR]" >&2; exit 2; }
 old=$1 new=$2 planners=$3 sizes=$4 dir=${5:-build/sweep}
 pin=${PIN:-0}
+# the yardstick from NEW (OLD may predate sort_reference_cpu_ns): the best
+# thread CPU time of 7 radix sorts of 10^6 keys
+if [ "$new" != - ]; then sortbin=$new; else sortbin=$old; fi
+sort_cpu() {
+	taskset -c "$pin" "$sortbin" scale --sort-reference 1000000 | sed -n 's/^sort_reference_cpu_ns=//p'
+}
 echo "planner,buffers,build,first_plan_cpu_ns,first_plan_ns,peak_rss_bytes,peak_bytes,status,sort_ns,cpu_over_sort"
 for n in $sizes; do
 	f=$dir/sweep_n${n}_s1.csv
@@ -26,10 +33,10 @@ for n in $sizes; do
 		for which in old new; do
 			if [ $which = old ]; then bin=$old; else bin=$new; fi
 			[ "$bin" = - ] && continue
-			s1=$(taskset -c "$pin" "$bin" scale --sort-reference 1000000 | sed 's/.*=//')
+			s1=$(sort_cpu)
 			row=$(taskset -c "$pin" "$bin" scale "$f" --planner "$p" --budget-seconds 600 \
 				--benchmark_repetitions=1 --benchmark_min_time=0.0001 2>/dev/null | tail -n 1)
-			s2=$(taskset -c "$pin" "$bin" scale --sort-reference 1000000 | sed 's/.*=//')
+			s2=$(sort_cpu)
 			# row: problem,buffers,max_live_buffers,planner,align,plan_ns,plan_ns_stddev,
 			#      repetitions,first_plan_ns,first_plan_cpu_ns,load_rss_bytes,peak_rss_bytes,
 			#      peak_bytes,lower_bound_bytes,status,threads
