@@ -17,6 +17,7 @@
 #include "import/expand.h"
 #include "report/explain.h"
 #include "report/export.h"
+#include "lib/tiers.h"
 
 enum {
 	O_ALIGN = 256, O_LIFETIMES, O_RUNTIME, O_ROUND, O_NO_SCRATCH,
@@ -420,7 +421,7 @@ static int parse_bytes(const char *opt, const char *v, uint64_t *out)
 	char spec[96];
 
 	snprintf(spec, sizeof(spec), "capacity:%s", v);
-	if (strlen(v) > 64 || ab_tier_parse(spec, &t, &e) || !t.capacity) {
+	if (strlen(v) > 64 || cli_tier_parse(spec, &t, &e) || !t.capacity) {
 		fprintf(stderr, "arenabench: %s expects a positive number of bytes with an optional unit B, KiB, MiB or GiB, got '%s'\n",
 			opt, v);
 		return -EINVAL;
@@ -535,11 +536,17 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		a->load.problem.inplace = true;
 		return 0;
 	case O_TIER:
-		if (ab_tier_add(a->tiers.tier, &a->tiers.n, v, &e)) {
+		if (cli_tier_add(a->tiers.tier, &a->tiers.n, v, &e)) {
 			fprintf(stderr, "arenabench: --tier: %s\n", e.msg);
 			return -EINVAL;
 		}
-		a->plan.tiers = &a->tiers;
+		a->tiering = (struct ab_combinator){
+			.name = "tier", .self = &a->tiers, .plan = ab_tiers_combine,
+			.check = ab_tiers_check_set,
+			.options_text = ab_tiers_options_text,
+			.parts_text = ab_tiers_parts_text,
+		};
+		a->plan.combinator = &a->tiering;
 		return 0;
 	case O_TIER_BENEFIT:
 		r = ab_tier_benefit_from_name(v);
@@ -662,7 +669,7 @@ int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 	}
 	while (optind < argc)
 		a->pos[a->n_pos++] = argv[optind++];
-	if (a->plan.tiers) {
+	if (a->plan.combinator) {
 		struct ab_error e = { { 0 } };
 
 		if (ab_tiers_check_list(a->tiers.tier, a->tiers.n, &e)) {
