@@ -25,11 +25,12 @@ if [ -d "$shared" ]; then
 else
 	echo "compare-offsets: no ../shared: minimalloc's suite and the shared models skipped" >&2
 fi
+# shellcheck disable=SC2086 # one word per input (paths without spaces)
 sh "$here/compare-plans.sh" "$old" "$new" "$planners" "1 64" $inputs
 
 sizes=${SWEEP_SIZES-10000 100000 1000000}
 if [ -n "$sizes" ]; then
-	"$(dirname "$new")/gen/sweep" --sizes "$(echo $sizes | tr ' ' ,)" --seeds 1 "$tmp/sweep" >/dev/null
+	"$(dirname "$new")/gen/sweep" --sizes "$(echo "$sizes" | tr ' ' ,)" --seeds 1 "$tmp/sweep" >/dev/null
 	for s in $sizes; do
 		sh "$here/compare-plans.sh" "$old" "$new" "$planners" 1 "$tmp/sweep/sweep_n${s}_s1.csv"
 	done
