@@ -1157,5 +1157,14 @@ Test(mechanics, ordset_matches_sorted_array)
 	cr_assert(ab_ordset_predecessor(&s, (struct ab_ordset_key){ 5, 9 }, &got, &v));
 	cr_assert(got.a == 5 && got.b == 1 && v == 1);
 	cr_assert_not(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 7, 1 }, &got, &v));
+	/* (5, 9) becomes (6, 4), still between (5, 1) and (7, 0) */
+	cr_assert(ab_ordset_rekey(&s, (struct ab_ordset_key){ 5, 9 },
+				  (struct ab_ordset_key){ 6, 4 }));
+	cr_assert_not(ab_ordset_rekey(&s, (struct ab_ordset_key){ 5, 9 },
+				      (struct ab_ordset_key){ 6, 5 }));
+	cr_assert(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 5, 2 }, &got, &v));
+	cr_assert(got.a == 6 && got.b == 4 && v == 2);
+	cr_assert(ab_ordset_predecessor(&s, (struct ab_ordset_key){ 7, 0 }, &got, &v));
+	cr_assert(got.a == 6 && got.b == 4 && v == 2);
 	ab_ordset_free(&s);
 }

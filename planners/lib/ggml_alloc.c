@@ -140,11 +140,17 @@ static int dyn_alloc(struct dyn *d, uint64_t size, int *chunk, uint64_t *off)
 
 	*chunk = best_c;
 	*off = blk.a;
-	remove_block(ch, blk.a, blk.b);
 	if (blk.b > size) {
-		rc = add_block(ch, blk.a + size, blk.b - size);
+		/* shrinks from its start: same rank by offset */
+		ab_ordset_rekey(&ch->by_offset, blk,
+				(struct ab_ordset_key){ blk.a + size, blk.b - size });
+		ab_ordset_erase(&ch->by_size, (struct ab_ordset_key){ blk.b, ~blk.a });
+		rc = ab_ordset_insert(&ch->by_size, (struct ab_ordset_key){
+					blk.b - size, ~(blk.a + size) }, 0);
 		if (rc)
 			return rc;
+	} else {
+		remove_block(ch, blk.a, blk.b);
 	}
 	if (*off + size > ch->max_size)
 		ch->max_size = *off + size;
@@ -161,17 +167,21 @@ static int dyn_free(struct dyn *d, int chunk, uint64_t off, uint64_t size)
 	bool has_above = ab_ordset_successor(&ch->by_offset,
 					     (struct ab_ordset_key){ off, UINT64_MAX },
 					     &above, NULL);
-	uint64_t start = off, end = off + size;
+	uint64_t end = off + size;
 
-	if (has_below && below.a + below.b == off) {
-		remove_block(ch, below.a, below.b);
-		start = below.a;
-	}
 	if (has_above && above.a == end) {
 		remove_block(ch, above.a, above.b);
 		end = above.a + above.b;
 	}
-	return add_block(ch, start, end - start);
+	if (has_below && below.a + below.b == off) {
+		/* grows at its end: same rank by offset */
+		ab_ordset_rekey(&ch->by_offset, below,
+				(struct ab_ordset_key){ below.a, end - below.a });
+		ab_ordset_erase(&ch->by_size, (struct ab_ordset_key){ below.b, ~below.a });
+		return ab_ordset_insert(&ch->by_size, (struct ab_ordset_key){
+					  end - below.a, ~below.a }, 0);
+	}
+	return add_block(ch, off, end - off);
 }
 
 int ab_ggml_gallocr_plan(const struct ab_problem *p,

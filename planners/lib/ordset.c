@@ -130,6 +130,23 @@ bool ab_ordset_erase(struct ab_ordset *s, struct ab_ordset_key k)
 	return false;
 }
 
+bool ab_ordset_rekey(struct ab_ordset *s, struct ab_ordset_key k,
+		     struct ab_ordset_key k2)
+{
+	uint32_t t = s->root;
+
+	while (t != NIL) {
+		int c = key_cmp(k, s->node[t].key);
+
+		if (!c) {
+			s->node[t].key = k2;
+			return true;
+		}
+		t = c < 0 ? s->node[t].left : s->node[t].right;
+	}
+	return false;
+}
+
 /* The least member >= k (strict: > k). */
 static bool least_from(const struct ab_ordset *s, struct ab_ordset_key k,
 		       bool strict, struct ab_ordset_key *out, uint32_t *value)

@@ -46,6 +46,12 @@ void ab_ordset_free(struct ab_ordset *s);
 
 int ab_ordset_insert(struct ab_ordset *s, struct ab_ordset_key k,
 		     uint32_t value);
+/* Changes member k's key to k2 in place, keeping its value; k2 must sort
+ * where k did (between k's neighbours), which the caller knows (a block
+ * that shrinks from its start or grows at its end keeps its rank among
+ * disjoint blocks).  False when k is not a member. */
+bool ab_ordset_rekey(struct ab_ordset *s, struct ab_ordset_key k,
+		     struct ab_ordset_key k2);
 /* Removes k; false when it is not a member. */
 bool ab_ordset_erase(struct ab_ordset *s, struct ab_ordset_key k);
 
