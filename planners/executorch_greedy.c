@@ -22,8 +22,8 @@
  * placed buffers overlapping it: one interval-index query (placement.h,
  * unsorted: the decision takes a max per object, so no sort by offset)
  * sees the overlapping tenants of every object at once.  k grows like the
- * buffers live at a step (about 1,000 a spec on the 10^6 sweep), so this
- * is n^1.5 on the sweep (docs/scaling.md, issue 29).  Upstream scans
+ * buffers live at a step, so this is n^1.5 where those grow like sqrt n
+ * (docs/scaling.md, issue 29).  Upstream scans
  * every object's allocations, O(n^2); that scan is kept as the fallback
  * for sizes whose keys would not fit in 64 bits, and both give the same
  * offsets (checked on the corpus and random problems; the times:
