@@ -148,19 +148,23 @@ Test(cli, usage_errors_exit_2)
 	free(out);
 }
 
-/* The scaling study's yardstick prints one line, sort_reference_ns= and a
- * positive whole number of nanoseconds. */
-Test(cli, sort_reference_prints_one_positive_time)
+/* The scaling study's yardstick prints two lines: sort_reference_ns= (wall)
+ * and sort_reference_cpu_ns= (thread CPU), each a positive whole number of
+ * nanoseconds. */
+Test(cli, sort_reference_prints_two_positive_times)
 {
 	char *out;
-	unsigned long long ns = 0;
+	unsigned long long ns = 0, cpu_ns = 0;
 	char tail = 0;
+	int used = 0;
 
 	cr_assert_eq(run("scale --sort-reference 1000", &out), 0, "%s", out);
-	cr_expect_eq(sscanf(out, "sort_reference_ns=%llu%c", &ns, &tail), 2, "%s", out);
+	cr_expect_eq(sscanf(out, "sort_reference_ns=%llu\nsort_reference_cpu_ns=%llu%c%n",
+			    &ns, &cpu_ns, &tail, &used), 3, "%s", out);
 	cr_expect_eq(tail, '\n', "%s", out);
 	cr_expect_gt(ns, 0);
-	cr_expect_eq(strchr(out, '\n')[1], '\0', "one line: %s", out);
+	cr_expect_gt(cpu_ns, 0);
+	cr_expect_eq(out[used], '\0', "two lines: %s", out);
 	free(out);
 }
 
