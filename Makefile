@@ -191,6 +191,16 @@ $(BUILD)/planners.def: FORCE
 	@for f in $(PLANNER_SRC); do b=$${f##*/}; echo "PLANNER($${b%.c})"; done > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# --- what `arenabench --version` prints: revision (+dirty) and build flags ---
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@{ r=$$(git rev-parse --short=10 HEAD 2>/dev/null || echo unknown); \
+	   git diff --quiet HEAD -- 2>/dev/null || r="$$r+dirty"; \
+	   printf '#define AB_BUILD_REVISION "%s"\n#define AB_BUILD_FLAGS "%s"\n' "$$r" \
+	   "CC=$(CC) CFLAGS=$(subst ",,$(CFLAGS)) CXXFLAGS=$(subst ",,$(CXXFLAGS)) LDFLAGS=$(subst ",,$(LDFLAGS))"; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/harness/cli/version.o: $(BUILD)/version.h
+
 # --- compile -----------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def
 	@mkdir -p $(@D)

@@ -103,6 +103,20 @@ Test(cli, usage_errors_exit_2)
 	free(out);
 	cr_expect_eq(run("bench graphs/starter --benchmark_bogus=1", &out), 2);
 	free(out);
+	/* "did you mean": a swapped pair of letters, a dropped letter */
+	cr_expect_eq(run("explian x.tflite", &out), 2);
+	cr_expect(strstr(out, "unknown command 'explian'; did you mean explain?") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planer linear", &out), 2);
+	cr_expect(strstr(out, "unknown option '--planer'; did you mean --planner? (see arenabench plan --help)") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planner tflite_arna", &out), 2);
+	cr_expect(strstr(out, "unknown planner 'tflite_arna' (did you mean tflite_arena? see arenabench list)") != NULL, "%s", out);
+	free(out);
+	/* nothing near: no suggestion */
+	cr_expect_eq(run("zzzzzzzz", &out), 2);
+	cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
+	free(out);
 	/* scale's two side commands: a missing or zero count, a missing path */
 	cr_expect_eq(run("scale --sort-reference", &out), 2);
 	cr_expect(strstr(out, "usage: arenabench scale --sort-reference N") != NULL, "%s", out);
@@ -347,6 +361,14 @@ Test(cli, help_equals_values_and_inapplicable_options)
 	cr_expect(strstr(out, "usage: arenabench plan FILE --planner P") && strstr(out, "--emit-plan FILE") &&
 		  strstr(out, "defaults: --align 1, --lifetimes default") && strstr(out, "example:"), "%s", out);
 	cr_expect(strstr(out, "--no-timing") == NULL, "bench's option is not in plan's help: %s", out);
+	free(out);
+	/* compare takes no --align: its defaults name its own options */
+	cr_expect_eq(run("compare --help", &out), 0);
+	cr_expect(strstr(out, "defaults: --match graph,planner,align,options (with --against: graph,align,options), --top 10\n") &&
+		  !strstr(out, "--align"), "%s", out);
+	free(out);
+	cr_expect_eq(run("--version", &out), 0);
+	cr_expect(!strncmp(out, "arenabench ", 11) && strstr(out, "\ncompiler: ") && strstr(out, "\nbuild flags: CC="), "%s", out);
 	free(out);
 	/* chain_24k: lower bound 24576 bytes (docs/semantics.md's worked example) */
 	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planner=size_first_fit --align=16", &out), 0, "%s", out);

@@ -44,6 +44,8 @@ struct args {
 	uint64_t plot_min_bytes;      /* explain --plot-min-bytes */
 	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */
+	const char *match;            /* compare --match */
+	uint64_t top;                 /* compare --top (0 = all) */
 	bool timing, quiet, json, header;
 	bool strict;            /* bench: an input needing --dim is an error */
 	double budget_seconds;  /* scale */
@@ -54,14 +56,19 @@ struct args {
 	struct ab_tier_set tiers; /* --tier; a->plan.tiers points here */
 };
 
-/* The command named s (0 if none). */
+/* The command named s (0 if none); the message for an unknown one, with
+ * the closest command ("did you mean"). */
 enum cli_cmd cli_command(const char *s);
+void cli_unknown_command(const char *s);
 
 /* argv[0] is the command's name.  Fills a (the command's defaults, then
  * the options); 0, 1 when --help was printed, or -EINVAL (message
  * printed). */
 int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a);
 void cli_args_free(struct args *a);
+
+/* arenabench --version: revision, compiler, build flags (version.c). */
+void cli_version(FILE *f);
 
 /* The usage of every command (arenabench --help) or of one. */
 void cli_usage(FILE *f);

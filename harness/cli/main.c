@@ -176,10 +176,13 @@ int main(int argc, char **argv)
 		cli_usage(stdout);
 		return cli_finish_stdout(0);
 	}
+	if (!strcmp(argv[1], "--version")) {
+		cli_version(stdout);
+		return cli_finish_stdout(0);
+	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export or compare)\n",
-			argv[1]);
+		cli_unknown_command(argv[1]);
 		return EXIT_USAGE;
 	}
 	if (cmd == CMD_SCALE && argc >= 3 &&

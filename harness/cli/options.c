@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/strmap.h"
 #include "import/expand.h"
 #include "report/explain.h"
 #include "report/export.h"
@@ -25,6 +26,7 @@ enum {
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY, O_TIMINGS,
+	O_MATCH, O_TOP,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -100,6 +102,10 @@ static const struct option_doc table[] = {
 	  "list every buffer with offset, size, lifetime and timeline character (default up to 64 buffers)" },
 	{ { "against", required_argument, NULL, O_AGAINST }, CMD_COMPARE, "Q",
 	  "compare: with --planner P, P against Q inside one CSV" },
+	{ { "match", required_argument, NULL, O_MATCH }, CMD_COMPARE, "KEYS",
+	  "compare: the columns that pair rows, graph plus any of planner, align, options" },
+	{ { "top", required_argument, NULL, O_TOP }, CMD_COMPARE, "N",
+	  "compare: list the N largest changes and unpaired rows (default 10; 0 = all)" },
 	{ { "ratios", required_argument, NULL, O_RATIOS }, CMD_COMPARE, "FILE",
 	  "compare: the per-pair ratios, sorted, for plots/compare.gp" },
 	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN | CMD_COMPARE, NULL,
@@ -177,6 +183,22 @@ enum cli_cmd cli_command(const char *s)
 		if (!strcmp(commands[i].name, s))
 			return commands[i].cmd;
 	return 0;
+}
+
+void cli_unknown_command(const char *s)
+{
+	const char *names[N_COMMANDS], *near;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	near = ab_closest_name(s, names, N_COMMANDS);
+	fprintf(stderr, "arenabench: unknown command '%s'", s);
+	if (near)
+		fprintf(stderr, "; did you mean %s?", near);
+	fputs(" (expected", stderr);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(stderr, "%s%s", i ? ", " : " ", names[i]);
+	fputs("; arenabench --help)\n", stderr);
 }
 
 /* ------------------------------------------------------------ defaults */
@@ -258,20 +280,30 @@ void cli_input_conventions(const struct args *a, const char *path,
 		lo->problem.round_to = c.round_to;
 }
 
+/* The defaults of the options cmd takes (true to the option table:
+ * --align only where it applies). */
 static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 {
 	struct conventions c = conventions_of(cmd, NULL);
+	bool align = cmd & (PLANS | CMD_SCALE);
 	size_t k = 0;
 
-	k += (size_t)snprintf(buf + k, len - k, "--align ");
-	for (size_t i = 0; i < c.n_aligns && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "," : "", c.aligns[i]);
+	buf[0] = 0;
+	if (cmd == CMD_COMPARE) {
+		snprintf(buf, len, "--match graph,planner,align,options (with --against: graph,align,options), --top 10");
+		return;
+	}
+	if (align) {
+		k += (size_t)snprintf(buf + k, len - k, "--align ");
+		for (size_t i = 0; i < c.n_aligns && k < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "," : "", c.aligns[i]);
+	}
 	if (cmd & LOAD && k < len)
-		snprintf(buf + k, len - k, ", --lifetimes %s%s",
+		snprintf(buf + k, len - k, "%s--lifetimes %s%s", align ? ", " : "",
 			 ab_lifetime_rule_name(c.lifetimes),
 			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)"
-					    : cmd == CMD_SUITE ? ""
-					    : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
+			 : !align ? "; a .tflite: --lifetimes tflite (TFLite's conventions)"
+			 : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
 }
 
 /* ---------------------------------------------------------------- help */
@@ -305,10 +337,9 @@ void cli_command_help(FILE *f, enum cli_cmd cmd)
 			 table[i].value ? " " : "", table[i].value ? table[i].value : "");
 		fprintf(f, "  %-30s %s\n", left, table[i].help);
 	}
-	if (cmd != CMD_LIST) {
-		defaults_text(cmd, defaults, sizeof(defaults));
+	defaults_text(cmd, defaults, sizeof(defaults));
+	if (defaults[0])
 		fprintf(f, "\ndefaults: %s\n", defaults);
-	}
 	fprintf(f, "\nexample:\n  %s\n", c->example);
 }
 
@@ -559,6 +590,11 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_RATIOS:
 		a->ratios = v;
 		return 0;
+	case O_MATCH:
+		a->match = v;
+		return 0;
+	case O_TOP:
+		return parse_u64_arg(o, v, &a->top);
 	case O_COST:
 		if (strcmp(v, "fast") && strcmp(v, "budgeted") && strcmp(v, "all")) {
 			fprintf(stderr, "arenabench: --cost expects fast, budgeted or all, got '%s'\n", v);
@@ -614,6 +650,28 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	return -EINVAL;
 }
 
+/* "unknown option '--planer'; did you mean --planner?": the closest
+ * option of this command, else of any command. */
+static void unknown_option(const char *o, enum cli_cmd cmd, const char *name)
+{
+	const char *names[N_OPTIONS], *near = NULL;
+	char word[64];
+	size_t n = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(o + strspn(o, "-"), "="), o + strspn(o, "-"));
+	for (int pass = 0; pass < 2 && !near; pass++) {
+		n = 0;
+		for (size_t i = 0; i < N_OPTIONS; i++)
+			if (pass || table[i].applies & cmd)
+				names[n++] = table[i].opt.name;
+		near = ab_closest_name(word, names, n);
+	}
+	fprintf(stderr, "arenabench: unknown option '%s'", o);
+	if (near)
+		fprintf(stderr, "; did you mean --%s?", near);
+	fprintf(stderr, " (see arenabench %s --help)\n", name);
+}
+
 int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 {
 	struct option longopts[N_OPTIONS + 1];
@@ -630,6 +688,7 @@ int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 	a->out = "results/results.csv";
 	a->timing = true;
 	a->budget_seconds = 60;
+	a->top = 10;
 	a->pos = calloc((size_t)argc + 1, sizeof(*a->pos));
 	if (!a->pos)
 		return -ENOMEM;
@@ -647,8 +706,7 @@ int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 			return -EINVAL;
 		}
 		if (c == '?') {
-			fprintf(stderr, "arenabench: unknown option '%s' (see arenabench %s --help)\n",
-				o, name);
+			unknown_option(o, cmd, name);
 			return -EINVAL;
 		}
 		if (!(table[index].applies & cmd)) {
