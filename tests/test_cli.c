@@ -448,3 +448,41 @@ Test(cli, family_option_names_the_family_of_every_input)
 	free(out);
 	cr_expect_neq(access(path, F_OK), 0, "a refused --family wrote %s", path);
 }
+
+/*
+ * `summary RUN.csv` prints bench's closing summary from a CSV.  By hand:
+ * p: g1 200/100 = 2, g2 800/100 = 8 (geometric mean 4, worst 8 on g2),
+ * g3 invalid: 0 of 3 rows at the bound, 1 invalid; q: g1 100/100 = 1, at
+ * the bound.  Planners in order of first appearance.
+ */
+Test(cli, summary_of_a_csv_by_hand_and_equal_to_bench)
+{
+	char args[1024], *out, *bench_err, *sum;
+	const char *line;
+
+	write_file("run.csv", "schema_version,graph,family,planner,align,options,valid,peak_bytes,lower_bound_bytes\n"
+		       "3,g1,f,p,1,o,yes,200,100\n3,g1,f,q,1,o,yes,100,100\n3,g2,f,p,16,o,yes,800,100\n"
+		       "3,g3,f,p,1,o,no,,100\n");
+	snprintf(args, sizeof(args), "summary %s/run.csv", dir);
+	cr_assert_eq(run(args, &out), 0, "%s", out);
+	cr_expect(strstr(out, "summary (4 rows; x_bound = peak / lower bound, geometric mean over valid rows):\n"
+			      "  planner                 x_bound  at_bound  invalid  worst (x_bound, graph, align)\n"
+			      "  p                        4.0000    0/3           1  8.0000 g2 align 16\n"
+			      "  q                        1.0000    1/1           0  1.0000 g1 align 1\n"), "%s", out);
+	free(out);
+	/* no lower_bound_bytes: not a bench CSV */
+	write_file("nolb.csv", "schema_version,graph,family,planner,align,options,valid,peak_bytes\n3,g,f,p,1,o,yes,1\n");
+	snprintf(args, sizeof(args), "summary %s/nolb.csv", dir);
+	cr_expect_eq(run(args, &out), 2);
+	cr_expect(strstr(out, "nolb.csv:1: no column 'lower_bound_bytes'") != NULL, "%s", out);
+	free(out);
+	/* bench's own closing summary is the summary of the CSV it wrote */
+	snprintf(args, sizeof(args), "bench graphs/starter --no-timing --out %s/b.csv", dir);
+	cr_assert_eq(run(args, &bench_err), 0, "%s", bench_err);
+	snprintf(args, sizeof(args), "summary %s/b.csv", dir);
+	cr_assert_eq(run(args, &sum), 0, "%s", sum);
+	line = strstr(bench_err, "summary (");
+	cr_expect(line && !strncmp(line, sum, strlen(sum)), "bench:\n%s\nsummary:\n%s", bench_err, sum);
+	free(bench_err);
+	free(sum);
+}

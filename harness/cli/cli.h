@@ -26,6 +26,7 @@ enum cli_cmd {
 	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
 	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
 	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7, CMD_COMPARE = 1 << 8,
+	CMD_SUMMARY = 1 << 9,
 };
 
 struct args {
@@ -122,5 +123,6 @@ int cmd_suite(struct args *a);
 int cmd_scale(struct args *a, int argc, char **argv);
 int cmd_export(struct args *a);
 int cmd_compare(struct args *a);
+int cmd_summary(struct args *a);
 
 #endif

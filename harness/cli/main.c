@@ -221,6 +221,7 @@ int main(int argc, char **argv)
 	case CMD_SCALE: code = cmd_scale(&a, argc, argv); break;
 	case CMD_EXPORT: code = cmd_export(&a); break;
 	case CMD_COMPARE: code = cmd_compare(&a); break;
+	case CMD_SUMMARY: code = cmd_summary(&a); break;
 	default: code = EXIT_USAGE; break;
 	}
 	cli_args_free(&a);

@@ -32,7 +32,7 @@ enum {
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
 #define TFLITE (LOAD | CMD_EXPORT)
 #define PLANS (CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE | CMD_EXPORT)
-#define ALL 0x1ff
+#define ALL 0x3ff
 
 struct option_doc {
 	struct option opt;
@@ -162,6 +162,9 @@ static const struct command_doc commands[] = {
 	  "geometric mean of B/A per planner and family, the largest changes, rows in one file only, timing\n"
 	  "ratios when both sides were timed (docs/compare.md)",
 	  "arenabench compare results/reference/results.csv results/results.csv" },
+	{ CMD_SUMMARY, "summary", "summary RUN.csv",
+	  "the per-planner summary that closes bench, from a results CSV (a campaign's merged run)",
+	  "arenabench summary results/results.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
@@ -289,6 +292,8 @@ static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 	size_t k = 0;
 
 	buf[0] = 0;
+	if (cmd == CMD_SUMMARY)
+		return;
 	if (cmd == CMD_COMPARE) {
 		snprintf(buf, len, "--match graph,planner,align,options (with --against: graph,align,options), --top 10");
 		return;

@@ -19,10 +19,10 @@
 #include "report/compare.h"
 
 enum { C_SCHEMA, C_GRAPH, C_FAMILY, C_PLANNER, C_ALIGN, C_OPTIONS, C_VALID,
-       C_PEAK, C_PLAN_NS, C_N };
+       C_PEAK, C_PLAN_NS, C_LOWER_BOUND, C_N };
 static const char *const col_name[C_N] = {
 	"schema_version", "graph", "family", "planner", "align", "options",
-	"valid", "peak_bytes", "plan_ns",
+	"valid", "peak_bytes", "plan_ns", "lower_bound_bytes",
 };
 
 static int split(char *line, char **f, int max)
@@ -82,13 +82,14 @@ int ab_cmp_load(const char *path, struct ab_cmp_table *t, struct ab_error *err)
 		for (int i = 0; i < nh; i++)
 			if (!strcmp(f[i], col_name[c]))
 				at[c] = i;
-		if (at[c] < 0 && c != C_PLAN_NS) {
+		if (at[c] < 0 && c != C_PLAN_NS && c != C_LOWER_BOUND) {
 			rc = ab_fail(err, -EINVAL, "%s:1: no column '%s' (expected a bench CSV, docs/results-csv.md)",
 				     path, col_name[c]);
 			goto out;
 		}
 	}
 	t->path = strdup(path);
+	t->has_lower_bound = at[C_LOWER_BOUND] >= 0;
 	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
 		struct ab_cmp_row *r;
 		char *end;
@@ -130,6 +131,8 @@ int ab_cmp_load(const char *path, struct ab_cmp_table *t, struct ab_error *err)
 			rc = ab_fail(err, -EINVAL, "%s:%d: peak_bytes '%s' is not a number", path, lr.line, f[at[C_PEAK]]);
 			goto out;
 		}
+		if (at[C_LOWER_BOUND] >= 0)
+			r->lower_bound = strtoull(f[at[C_LOWER_BOUND]], NULL, 10);
 		r->plan_ns = -1;
 		if (at[C_PLAN_NS] >= 0 && *f[at[C_PLAN_NS]])
 			r->plan_ns = strtod(f[at[C_PLAN_NS]], NULL);

@@ -24,12 +24,14 @@ struct ab_cmp_row {
 	uint32_t align;
 	bool valid;
 	uint64_t peak;
+	uint64_t lower_bound; /* 0 when the CSV has no lower_bound_bytes */
 	double plan_ns; /* < 0 when the row was not timed */
 };
 
 struct ab_cmp_table {
 	char *path;
 	char *schema; /* schema_version of every row */
+	bool has_lower_bound;
 	struct ab_cmp_row *row;
 	size_t n;
 };

@@ -174,6 +174,7 @@ merge() {
 	trap - EXIT
 	rows=$(($(wc -l < "$out") - 1))
 	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
+	"${BIN:-build/arenabench}" summary "$out" >&2 || true # the summary that closes `arenabench bench`
 	[ "$skipped" = 0 ] || say "$skipped inputs skipped (symbolic dimensions without --dim; listed with the flags they need in $meta)"
 	[ "$invalid" = 0 ] || { say "$invalid shards hold invalid plans (rows kept, valid=no)"; return 1; }
 	return 0
@@ -347,10 +348,24 @@ say "$total shards: $reused reused$([ "$MIXED" = yes ] && echo " ($mixed_reused 
 
 # progress D: D of the shards to run are done
 start=$(date +%s)
+# The estimate only tightens: the time left is the smaller of this tick's
+# projection (elapsed x shards left / shards done) and the last estimate
+# less the time since, so a slow shard does not make it jump back up; it
+# is recomputed only when the last estimate ran out with shards left.
+left_prev= at_prev=
 progress() {
-	el=$(($(date +%s) - start))
+	now=$(date +%s)
+	el=$((now - start))
 	eta=unknown
-	[ "$1" -gt 0 ] && eta="about $(clock $((el * (todo - $1) / $1)))"
+	if [ "$1" -gt 0 ]; then
+		left=$((el * (todo - $1) / $1))
+		if [ -n "$left_prev" ]; then
+			carry=$((left_prev - (now - at_prev)))
+			[ "$carry" -gt 0 ] && [ "$carry" -lt "$left" ] && left=$carry
+		fi
+		left_prev=$left at_prev=$now
+		eta="about $(clock "$left")"
+	fi
 	[ "$1" = "$todo" ] && eta=0:00
 	say "$((reused + $1))/$total shards done ($reused reused, $1 of $todo run), $(clock $el) elapsed, $eta left"
 }
