@@ -44,6 +44,8 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 
 [ $# -ge 1 ] || die "usage: $me run|slurm|merge ... (see the header of $me)"
+# the command as typed (an argument with a space or quote quoted), for the .meta
+typed=$me; for w in "$@"; do case $w in *[!A-Za-z0-9_./,:=+@%-]* | '') typed="$typed '$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'" ;; *) typed="$typed $w" ;; esac; done
 cmd=$1
 shift
 
@@ -158,6 +160,7 @@ merge() {
 			echo "shards_by_binary_sha256=$(counted 7)"
 		fi
 		echo "command=$(get "$conf" command)"
+		echo "campaign_shape=$(get "$conf" campaign_shape)"
 		echo "campaign=$run"
 		echo "shards=$n"
 		echo "shards_ran=$(get "$conf" ran)"
@@ -342,7 +345,8 @@ else where="$JOBS local slots"; fi
 	echo "ran=$todo"
 	echo "reused=$reused"
 	echo "jobs=$([ "$cmd" = slurm ] && echo slurm-array || { [ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS"; })"
-	echo "command=$me $cmd --out $OUT $where: $total inputs, one arenabench bench per input; bench flags: $flags"
+	echo "command=$typed"
+	echo "campaign_shape=$where: $total inputs, one arenabench bench per input; bench flags: $flags"
 } >> "$run/conf"
 say "$total shards: $reused reused$([ "$MIXED" = yes ] && echo " ($mixed_reused of another revision or binary, --accept-mixed)"), $todo to run ($where); campaign $run"
 
