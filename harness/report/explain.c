@@ -16,8 +16,6 @@
 #include "check/check.h"
 #include "core/sort.h"
 #include "core/strmap.h"
-#include "lib/placement.h"
-#include "bench/tiers.h"
 
 #define FULL_CHECK_BYTES (8ull << 20)
 
@@ -294,7 +292,7 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 	r->align = o->align;
 	r->exec_reused = false;
 	if (k >= n_pl) {
-		r->planner = &ab_planner_offline;
+		r->planner = ab_planner_find("offline");
 		rc = ab_offline_plan_and_check(&x->in, o, mode, plan, &r->row,
 					       &st);
 		if (o->align == x->align)
@@ -319,7 +317,7 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 			return 0;
 		}
 	}
-	rc = ab_check_plan(&x->in, plan, o->align, mode, cache, &r->row.check);
+	rc = ab_check_plan(ab_input_graph(&x->in), &x->in.problem, plan, o->align, mode, cache, &r->row.check);
 	r->exec_reused = r->row.check.valid && r->row.check.exec_cached;
 	add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
 	return rc;
@@ -416,7 +414,7 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	x->round_given = a->round_given;
 	x->load_inplace = a->load.problem.inplace;
 	x->reorder_method = a->load.reorder.method;
-	x->tiers = a->plan.tiers && a->plan.tiers->n ? a->plan.tiers : NULL;
+	x->tiers = a->tiers && a->tiers->n ? a->tiers : NULL;
 	rc = ab_pick_planners(a->planners, a->cost, &pl, &n_pl, err);
 	if (rc)
 		return rc;
