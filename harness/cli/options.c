@@ -325,7 +325,8 @@ void cli_usage(FILE *f)
 			commands[i].about);
 	}
 	fputs("\nINPUT is a .graph, .csv (minimalloc), .tflite or .onnx file, or a directory of them.\n"
-	      "Options take their value as --opt=value or --opt value.\n", f);
+	      "Options take their value as --opt=value or --opt value.\n"
+	      "arenabench --version: the revision, compiler and build flags of this binary.\n", f);
 }
 
 void cli_command_help(FILE *f, enum cli_cmd cmd)
