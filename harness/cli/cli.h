@@ -60,8 +60,8 @@ struct args {
 	struct ab_combinator tiering;
 };
 
-/* A --tier spec, "NAME" or "NAME:CAPACITY" (options.c, the parser users
- * reach).  NAME is 1..31 of [a-z0-9_].  CAPACITY is a positive integer
+/* A --tier spec, "NAME" or "NAME:CAPACITY" (tier_spec.c, the parser
+ * users reach).  NAME is 1..31 of [a-z0-9_].  CAPACITY is a positive integer
  * with an optional unit B, KiB, MiB or GiB (powers of 1024).  KB, MB, GB,
  * K, M, G are rejected as ambiguous (1000 or 1024?); fractions ("1.5MiB")
  * are rejected: write the bytes. */
