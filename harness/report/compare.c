@@ -419,6 +419,61 @@ static bool values_disjoint(const struct side_values *a, const struct side_value
 	return true;
 }
 
+/* -EINVAL naming the file and the flag when no row of t is of planner
+ * want (with the closest planner of t: "did you mean"). */
+static int planner_in_table(const struct ab_cmp_table *t, const char *want,
+			    const char *flag, struct ab_error *err)
+{
+	const char *names[64], *near;
+	size_t n = 0, i;
+
+	for (i = 0; i < t->n && strcmp(t->row[i].planner, want); i++)
+		if (n < 64) {
+			size_t k;
+
+			for (k = 0; k < n && strcmp(names[k], t->row[i].planner); k++)
+				;
+			if (k == n)
+				names[n++] = t->row[i].planner;
+		}
+	if (i < t->n)
+		return 0;
+	near = ab_closest_name(want, names, n);
+	return ab_fail(err, -EINVAL, "%s: no row of planner '%s' (%s)%s%s%s", t->path, want, flag,
+		       near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+}
+
+/* The error for two sides with no key in common: the key columns whose
+ * values the sides never share, and the --match without them. */
+static int no_shared_row(const struct ab_cmp_table *a, const struct ab_cmp_table *b,
+			 const struct ab_cmp_result *r, struct ab_error *err)
+{
+	char on[64], apart[64], keep[64];
+	unsigned drop = 0;
+
+	for (unsigned bit = AB_CMP_PLANNER; bit <= AB_CMP_OPTIONS; bit <<= 1) {
+		struct side_values va, vb;
+
+		if (!(r->keys & bit))
+			continue;
+		if (side_values(a, r->planner_a, bit, &va) || side_values(b, r->planner_b, bit, &vb)) {
+			values_free(&va);
+			return ab_fail(err, -ENOMEM, "out of memory");
+		}
+		if (values_disjoint(&va, &vb))
+			drop |= bit;
+		values_free(&va);
+		values_free(&vb);
+	}
+	key_text(r->keys, on, sizeof(on));
+	key_text(drop, apart, sizeof(apart));
+	key_list(r->keys & ~drop, keep, sizeof(keep));
+	if (drop)
+		return ab_fail(err, -EINVAL, "%s and %s share no row (matched on %s): no value of %s is on both sides; --match %s compares them on what they share",
+			       a->path, b->path, on, apart, keep);
+	return ab_fail(err, -EINVAL, "%s and %s share no row (matched on %s)", a->path, b->path, on);
+}
+
 int ab_cmp_run(const struct ab_cmp_table *a, const struct ab_cmp_table *b,
 	       const struct ab_cmp_spec *spec, struct ab_cmp_result *r,
 	       struct ab_error *err)
@@ -439,28 +494,10 @@ int ab_cmp_run(const struct ab_cmp_table *a, const struct ab_cmp_table *b,
 		return ab_fail(err, -EINVAL, "%s has schema_version %s and %s has %s: compare runs of one schema",
 			       a->path, a->schema, b->path, b->schema);
 	}
-	for (int side = 0; two_planners && side < 2; side++) {
-		const char *want = side ? spec->planner : spec->against;
-		const char *names[64];
-		size_t n = 0, i;
-
-		for (i = 0; i < a->n && strcmp(a->row[i].planner, want); i++)
-			if (n < 64) {
-				size_t k;
-
-				for (k = 0; k < n && strcmp(names[k], a->row[i].planner); k++)
-					;
-				if (k == n)
-					names[n++] = a->row[i].planner;
-			}
-		if (i == a->n) {
-			const char *near = ab_closest_name(want, names, n);
-
-			return ab_fail(err, -EINVAL, "%s: no row of planner '%s' (%s)%s%s%s", a->path, want,
-				       side ? "--planner" : "--against", near ? "; did you mean " : "",
-				       near ? near : "", near ? "?" : "");
-		}
-	}
+	if (two_planners && (rc = planner_in_table(a, spec->against, "--against", err)) != 0)
+		return rc;
+	if (two_planners && (rc = planner_in_table(a, spec->planner, "--planner", err)) != 0)
+		return rc;
 	r->keys = keys;
 	r->planner_a = two_planners ? spec->against : NULL;
 	r->planner_b = two_planners ? spec->planner : NULL;
@@ -508,36 +545,8 @@ int ab_cmp_run(const struct ab_cmp_table *a, const struct ab_cmp_table *b,
 	for (size_t i = 0; i < a->n; i++)
 		if (ka[i] && ab_strmap_get(&mb, ka[i]) < 0)
 			r->only_a[r->n_only_a++] = i;
-	if (!r->n_pairs && !r->invalid_pairs) {
-		/* the key columns whose values the two sides never share */
-		char on[64], apart[64], keep[64];
-		unsigned drop = 0;
-
-		for (unsigned bit = AB_CMP_PLANNER; bit <= AB_CMP_OPTIONS; bit <<= 1) {
-			struct side_values va, vb;
-
-			if (!(keys & bit))
-				continue;
-			if (side_values(a, r->planner_a, bit, &va) || side_values(b, r->planner_b, bit, &vb)) {
-				values_free(&va);
-				rc = ab_fail(err, -ENOMEM, "out of memory");
-				goto out;
-			}
-			if (values_disjoint(&va, &vb))
-				drop |= bit;
-			values_free(&va);
-			values_free(&vb);
-		}
-		key_text(keys, on, sizeof(on));
-		key_text(drop, apart, sizeof(apart));
-		key_list(keys & ~drop, keep, sizeof(keep));
-		if (drop)
-			rc = ab_fail(err, -EINVAL, "%s and %s share no row (matched on %s): no value of %s is on both sides; --match %s compares them on what they share",
-				     a->path, b->path, on, apart, keep);
-		else
-			rc = ab_fail(err, -EINVAL, "%s and %s share no row (matched on %s)",
-				     a->path, b->path, on);
-	}
+	if (!r->n_pairs && !r->invalid_pairs)
+		rc = no_shared_row(a, b, r, err);
 out:
 	for (size_t i = 0; ka && i < a->n; i++)
 		free(ka[i]);
