@@ -133,6 +133,8 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	}
 	row->stopped_by = plan->stopped_by;
 	row->iterations = plan->iterations;
+	row->budget = plan->budget;
+	row->stop_phase = plan->stop_phase;
 	row->threads = plan->threads;
 	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
 					? plan->best_bound

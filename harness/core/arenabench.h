@@ -302,6 +302,12 @@ struct ab_plan {
 	enum ab_optimal optimal;
 	uint64_t best_bound;  /* proven lower bound on the optimum, 0 = none */
 	uint64_t iterations;  /* search iterations/nodes actually used */
+	/* The node/iteration budget the search ran under (the default
+	 * resolved; 0 = none) and the phase that was running when it stopped
+	 * (a static string, NULL = none): "stopped by node budget 1000000 in
+	 * window repair".  ab_plan_reset clears both. */
+	uint64_t budget;
+	const char *stop_phase;
 	/* Most threads the planning ran on at once: 1, or 2 where first fit's
 	 * checkpoint index cut the problem in time (ab_plan_reset sets 1). */
 	uint32_t threads;

@@ -31,6 +31,8 @@ void ab_plan_reset(struct ab_plan *plan)
 	plan->optimal = AB_OPTIMAL_UNKNOWN;
 	plan->best_bound = 0;
 	plan->iterations = 0;
+	plan->budget = 0;
+	plan->stop_phase = NULL;
 	plan->threads = 1;
 	plan->fixed_kept = false;
 }
