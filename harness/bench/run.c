@@ -80,11 +80,14 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	one.threads_used = &plan->threads;
 	one.combinator = NULL;
 	if (!c) {
-		rc = pl->plan(&in->problem, &one, plan);
+		rc = ab_planner_run(pl, &in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
 				    strerror(-rc))
 			  : 0;
 	}
+	if (in->problem.n_parts > 1)
+		return ab_fail(err, -ENOTSUP, "planner %s: %s on %s, whose subgraphs each have their own arena under the tflite rule, is not supported (expected --runtime tflm or --lifetimes default, one arena)",
+			       pl->name, c->name, in->path);
 	/* a combinator may weigh buffers by their accesses: counted here,
 	 * only for a combined run of a graph-derived problem (a CSV problem
 	 * counts 1 each) */
