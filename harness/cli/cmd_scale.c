@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/explain.h"
 #include "cli/timing.h"
 #include "bench/scale.h"
 #include "core/textio.h"
@@ -85,7 +86,10 @@ int cmd_scale(struct args *a, int argc, char **argv)
 	}
 	pl = ab_planner_find(a->planners);
 	if (!pl) {
-		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
+		struct ab_error e = { { 0 } };
+
+		ab_unknown_planner(a->planners, &e);
+		fprintf(stderr, "arenabench: %s\n", e.msg);
 		return EXIT_USAGE;
 	}
 	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,
