@@ -51,9 +51,7 @@ static void expect(const char *args, int code, const char *message)
 	char *out = NULL;
 	int rc = ab(args, &out);
 
-	cr_expect_eq(rc, code, "%s: exit %d, expected %d (%s)", args, rc, code, out);
-	cr_expect(strstr(out, message) != NULL, "%s: '%s' lacks '%s'", args, out, message);
-	free(out);
+	tu_expect_exit(args, rc, out, code, message);
 }
 
 static void file(const char *name, const char *text)

@@ -95,9 +95,7 @@ static void expect_sh(const char *script, int code, const char *message)
 	char *out = NULL;
 	int rc = sh(script, &out);
 
-	cr_expect_eq(rc, code, "%s: exit %d, expected %d (%s)", script, rc, code, out);
-	cr_expect(strstr(out, message) != NULL, "%s: '%s' lacks '%s'", script, out, message);
-	free(out);
+	tu_expect_exit(script, rc, out, code, message);
 }
 
 static void expect_file(const char *name, const char *text)

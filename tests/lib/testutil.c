@@ -274,3 +274,13 @@ int tu_dim(struct ab_tflite_options *opt, const char *spec)
 	cli_args_free(&a);
 	return rc;
 }
+
+void tu_expect_exit(const char *what, int rc, char *out, int code,
+		    const char *message)
+{
+	const char *o = out ? out : "";
+
+	cr_expect_eq(rc, code, "%s: exit %d, expected %d (%s)", what, rc, code, o);
+	cr_expect(strstr(o, message) != NULL, "%s: '%s' lacks '%s'", what, o, message);
+	free(out);
+}

@@ -58,6 +58,10 @@ void tu_each_corpus_input(void (*fn)(const char *path,
 bool tu_each_shared_input(void (*fn)(const char *path,
 				     const struct ab_problem *p, void *ctx),
 			  void *ctx);
+/* Expects a command (named by `what`) to have exited with `code` and its
+ * output to hold `message`; frees `out`. */
+void tu_expect_exit(const char *what, int rc, char *out, int code,
+		    const char *message);
 /* Writes text to dir/name; aborts the test if it cannot. */
 void tu_write_file(const char *dir, const char *name, const char *text);
 
