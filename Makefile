@@ -14,7 +14,12 @@ BUILD   ?= build
 
 # Everything is found by glob: a new planner, harness module, generator or
 # test file needs no edit here.
-PLANNER_SRC  := $(sort $(wildcard planners/*.c))
+# PLANNERS_DIR=<folder> (outside the tree) adds its C planner files, and
+# its Python strategies to `make bench` (docs/python.md).
+PLANNERS_DIR ?=
+EXT_PLANNER_SRC := $(if $(PLANNERS_DIR),$(sort $(wildcard $(PLANNERS_DIR)/*.c)))
+EXT_PLANNER_PY  := $(if $(PLANNERS_DIR),$(sort $(wildcard $(PLANNERS_DIR)/*.py)))
+PLANNER_SRC  := $(sort $(wildcard planners/*.c)) $(EXT_PLANNER_SRC)
 PLANLIB_SRC  := $(sort $(wildcard planners/lib/*.c))
 # The ONNX importer (harness/import/onnx*.c and onnx_proto.cc) stays out
 # of the library: only binaries that read ONNX link it and libonnx.
@@ -29,7 +34,8 @@ GENLIB_SRC   := $(sort $(wildcard graphs/gen/lib/*.c))
 TEST_SRC     := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC  := $(sort $(wildcard tests/lib/*.c))
 
-obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(EXT_PLANNER_SRC),$(1))) \
+	$(patsubst $(PLANNERS_DIR)/%.c,$(BUILD)/obj/planners-dir/%.o,$(filter $(EXT_PLANNER_SRC),$(1)))
 LIB_OBJ      := $(call obj,$(PLANNER_SRC) $(PLANLIB_SRC) $(HARNESS_SRC))
 TIMING_OBJ   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TIMING_SRC))
 ONNX_OBJ     := $(call obj,$(ONNX_SRC)) $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))
@@ -39,7 +45,7 @@ BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all help bench bench-slurm sweep sweep-problems test test-unit clean plots paper corpus \
+.PHONY: all help bench bench-slurm sweep sweep-problems test test-unit test-python python clean plots paper corpus \
 	scaling bench-cli fuzz fresh-check compare report reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
@@ -51,6 +57,8 @@ help:
 	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
 	@echo "make test         run the test suite"
 	@echo "make test-unit    the C test binaries only (CI runs them under sanitizers)"
+	@echo "make python       the Python package's shared library -> $(BUILD)/libarenabench.so (docs/python.md)"
+	@echo "make test-python  the Python package's tests (pytest)"
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
@@ -95,7 +103,7 @@ SBATCH_FLAGS ?=
 SLURM_WAIT ?=
 ACCEPT_MIXED ?=
 campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)") $(if $(ACCEPT_MIXED),--accept-mixed)
-bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
+bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(if $(EXT_PLANNER_PY),--planners-dir $(abspath $(PLANNERS_DIR))) $(BENCH_FLAGS)
 
 bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
 	@sh scripts/deps.sh campaign $(if $(HOSTS),campaign-ssh)
@@ -199,6 +207,14 @@ $(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
+ifneq ($(PLANNERS_DIR),)
+$(BUILD)/obj/planners-dir/%.o: $(PLANNERS_DIR)/%.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/pic/planners-dir/%.o: $(PLANNERS_DIR)/%.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+endif
 # libonnx's headers need these (Debian's CMake package sets the same).
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): $(BUILD)/.deps-onnx
@@ -209,6 +225,32 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN): $(call obj,$(CLI_SRC)) $(TIMING_OBJ) $(ONNX_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(ONNX_LIBS) -lbenchmark -lpthread $(LDLIBS)
+
+# --- the Python package (python/, docs/python.md) ---------------------------
+# `make python`: the library's sources compiled again with -fPIC in their
+# own folder, with the package's C API (python/capi/) and Google
+# Benchmark's timer, as one shared library; the ONNX importer as a second
+# one that the package loads beside it (the loader hook, docs/onnx.md).
+PYTHON      ?= /usr/bin/python3
+pic          = $(patsubst $(BUILD)/obj/%,$(BUILD)/pic/%,$(1))
+PY_CAPI_SRC := $(sort $(wildcard python/capi/*.c))
+PY_LIB      := $(BUILD)/libarenabench.so
+PY_ONNX_LIB := $(BUILD)/libarenabench_onnx.so
+$(BUILD)/pic/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.cc $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/harness/core/registry.o: $(BUILD)/planners.def
+$(call pic,$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
+$(call pic,$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))): $(BUILD)/.deps-onnx
+$(PY_LIB): $(call pic,$(LIB_OBJ) $(call obj,$(PY_CAPI_SRC)) $(TIMING_OBJ))
+	$(CXX) -shared $(LDFLAGS) -o $@ $^ -lbenchmark -lpthread $(LDLIBS)
+$(PY_ONNX_LIB): $(call pic,$(ONNX_OBJ)) $(PY_LIB)
+	$(CXX) -shared $(LDFLAGS) -o $@ $(call pic,$(ONNX_OBJ)) $(ONNX_LIBS) $(LDLIBS)
+python: $(PY_LIB) $(PY_ONNX_LIB)
+	@sh scripts/deps.sh python
 
 # --- corpus generators -------------------------------------------------------
 $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
@@ -242,6 +284,12 @@ test: $(BIN) $(GENS) $(TESTS)
 	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
 	@sh scripts/deps.sh report-test || echo "test-report: Chromium could not be installed: its browser check will be skipped" >&2
 	@sh tests/report/test-report.sh $(BUILD)
+	@$(MAKE) --no-print-directory test-python
+
+# The Python package's tests (python/tests, pytest from Debian).
+test-python: $(BIN) python
+	@sh scripts/deps.sh python-test
+	@cd python && AB_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -p no:cacheprovider tests
 
 # The C test binaries alone: CI's sanitizer pass runs these (and the local
 # campaign parts), not the scripts that test figures, reports and the README.

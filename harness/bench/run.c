@@ -107,10 +107,14 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 			       pl->name, in->path);
 	one = *o;
 	one.threads_used = &plan->threads;
+	one.context = pl->context;
 	if (!o->tiers || o->tiers->n == 0) {
+		struct ab_error why = { { 0 } };
+
+		one.why = &why;
 		rc = pl->plan(&in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
-				    strerror(-rc))
+				    why.msg[0] ? why.msg : strerror(-rc))
 			  : 0;
 	}
 	/* the tiers rank by accesses and report bytes x accesses: counted
