@@ -207,6 +207,8 @@ $(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
+# `py:` strategies: the interpreter and the package's folder (docs/python.md)
+$(BUILD)/obj/harness/cli/python_planner.o: CPPFLAGS += -DAB_PYTHON='"$(PYTHON)"' -DAB_PYTHON_DIR='"$(abspath python)"'
 ifneq ($(PLANNERS_DIR),)
 $(BUILD)/obj/planners-dir/%.o: $(PLANNERS_DIR)/%.c $(BUILD)/.deps-build | $(BUILD)/planners.def
 	@mkdir -p $(@D)
