@@ -26,7 +26,7 @@ pkgs_for() {
 	report-test) echo "gnuplot-nox chromium" ;;
 	# the Python package (ctypes over build/libarenabench.so; docs/python.md):
 	# Debian's interpreter, numpy, and pip/setuptools for an offline install
-	python) echo "python3 python3-numpy python3-pip python3-setuptools" ;;
+	python) echo "python3 python3-numpy python3-pip python3-setuptools python3-venv" ;;
 	python-test) echo "python3 python3-numpy python3-pytest gnuplot-nox" ;;
 	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm, campaign-test, report, report-test, python or python-test)" >&2; exit 2 ;;
 	esac
