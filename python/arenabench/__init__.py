@@ -25,7 +25,7 @@ from .results import Rows, parse_results, read_results
 
 __all__ = ["ArenabenchError", "Problem", "Plan", "Planner", "Verdict", "CheckResult",
            "planners", "plan", "check", "explain", "bench", "read_results",
-           "strategy", "load_strategy", "Strategy"]
+           "strategy", "load_strategy", "load_strategies", "Strategy"]
 
 
 class ArenabenchError(Exception):
@@ -159,9 +159,10 @@ class Planner:
     """A planner: name, cost class (fast, budgeted, fixed), language (c or
     python), source (its file) and a line about it."""
 
-    def __init__(self, name, cost, language, source, about, ptr):
+    def __init__(self, name, cost, language, source, about, ptr, owner=None):
         self.name, self.cost, self.language = name, cost, language
         self.source, self.about, self._ptr = source, about, ptr
+        self._owner = owner  # a Python strategy: keeps its C planner alive
 
     def __repr__(self):
         return f"Planner({self.name!r}, cost={self.cost!r}, language={self.language!r}, source={self.source!r})"
@@ -225,13 +226,26 @@ class _CPlanner:
 def _python_planner(s):
     if s._c is None:
         s._c = _CPlanner(s)
-    return Planner(s.name, s.cost, "python", s.source, s.about, s._c.ptr)
+    return Planner(s.name, s.cost, "python", s.source, s.about, s._c.ptr, owner=s)
 
 
 def load_strategy(path):
     """The strategy of a Python file (its @arenabench.strategy function, or
     its function plan); also what planner="py:FILE" loads."""
     return load_file(path)
+
+
+def load_strategies(folder):
+    """Every FOLDER/*.py strategy (sorted by name), registered: a folder of
+    your own strategies, kept outside the repository, that planners(),
+    plan() and bench() then know by name (like `bench --planners-dir`)."""
+    out = []
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(".py") and not f.startswith("."):
+            s = load_file(os.path.join(folder, f))
+            registered[s.name] = s
+            out.append(s)
+    return out
 
 
 def _planner_of(p):

@@ -1,0 +1,41 @@
+"""The package plans exactly what the command line plans: for every
+planner, on every starter graph at alignments 1 and 16, and for every fast
+planner on one shared .tflite model under its default conventions, the
+offsets of arenabench.plan equal those of `arenabench plan --emit-plan`."""
+
+import os
+
+import numpy as np
+import pytest
+
+from conftest import SHARED, STARTER, cli_offsets, run_cli
+
+PLANNERS = [line.split()[0] for line in run_cli("list").stdout.splitlines() if line.strip()]
+MODEL = os.path.join(SHARED, "models", "tflm", "person_detect.tflite")
+
+
+def test_the_registry_is_the_clis(ab):
+    assert [p.name for p in ab.planners() if p.language == "c"] == PLANNERS
+    assert len(PLANNERS) >= 19
+
+
+@pytest.mark.parametrize("planner", [p for p in PLANNERS if p != "offline"])
+@pytest.mark.parametrize("path", STARTER, ids=os.path.basename)
+@pytest.mark.parametrize("align", [1, 16])
+def test_starter_offsets_bit_identical(ab, planner, path, align, tmp_path):
+    problem = ab.Problem.from_file(path)
+    plan = ab.plan(problem, planner, align=align)
+    assert plan.offsets.dtype == np.uint64
+    assert plan.offsets.tolist() == cli_offsets(path, planner, align, tmp_path)
+    assert ab.check(problem, plan).verdict == ab.Verdict.VALID
+
+
+@pytest.mark.skipif(not os.path.exists(MODEL),
+                    reason=f"../shared is absent ({MODEL}): the shared-model comparison is skipped")
+def test_shared_model_offsets_bit_identical(ab, tmp_path):
+    problem = ab.Problem.from_file(MODEL)  # TFLite's conventions: align 64
+    assert problem.default_align == 64
+    fast = [p.name for p in ab.planners("fast") if p.language == "c"]
+    for planner in fast:
+        plan = ab.plan(problem, planner)
+        assert plan.offsets.tolist() == cli_offsets(MODEL, planner, 64, tmp_path), planner
