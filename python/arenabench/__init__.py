@@ -168,7 +168,14 @@ class Planner:
         return f"Planner({self.name!r}, cost={self.cost!r}, language={self.language!r}, source={self.source!r})"
 
 
+_registry = None
+
+
 def _c_planners():
+    """The registry's planners (fixed for the library's life: made once)."""
+    global _registry
+    if _registry is not None:
+        return list(_registry)
     lib = _capi.lib()
     out = []
     for i in range(lib.abpy_planner_count()):
@@ -176,7 +183,8 @@ def _c_planners():
         name = _capi.text(lib.abpy_planner_name(ptr))
         out.append(Planner(name, _capi.text(lib.abpy_planner_cost(ptr)), "c",
                            f"planners/{name}.c", _capi.text(lib.abpy_planner_about(ptr)), ptr))
-    return out
+    _registry = out
+    return list(out)
 
 
 def _trampoline(s):
@@ -260,11 +268,11 @@ def _planner_of(p):
             return _python_planner(load_file(p[3:]))
         if p in registered:
             return _python_planner(registered[p])
-        ptr = _capi.lib().abpy_planner_find(p.encode())
-        if not ptr:
-            known = ", ".join(x.name for x in planners())
-            raise ArenabenchError(f"unknown planner '{p}' (known: {known})", 22)
-        return next(x for x in _c_planners() if x.name == p)
+        for x in _c_planners():
+            if x.name == p:
+                return x
+        known = ", ".join(x.name for x in planners())
+        raise ArenabenchError(f"unknown planner '{p}' (known: {known})", 22)
     raise TypeError(f"a planner is a name, a Planner, a Strategy or a function, not {type(p).__name__}")
 
 

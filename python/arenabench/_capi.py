@@ -85,6 +85,7 @@ _SIGNATURES = {
                            c_char_p, c_int, POINTER(c_void_p),
                            POINTER(c_void_p), POINTER(Error)]),
     "abpy_set_onnx_loader": (None, [c_void_p]),
+    "abpy_keep_freed_memory": (None, []),
 }
 
 _lib = None
@@ -118,6 +119,8 @@ def lib():
         fn = getattr(handle, name)
         fn.restype = res
         fn.argtypes = args
+    if os.environ.get("ARENABENCH_KEEP_MEMORY", "1") != "0":
+        handle.abpy_keep_freed_memory()  # the command line's malloc policy
     onnx = os.path.join(os.path.dirname(path), "libarenabench_onnx.so")
     if os.path.exists(onnx):
         try:

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,16 @@
 #include "cli/timing.h"
 #include "import/expand.h"
 #include "report/explain.h"
+
+/* The command line's memory policy (cli/main.c): arrays up to 32 MiB come
+ * from the heap, which is never trimmed, so that the next plan does not
+ * fault its arrays in afresh page by page.  The package applies it when
+ * it loads this library unless ARENABENCH_KEEP_MEMORY=0 (docs/python.md). */
+void abpy_keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, -1);
+}
 
 /* ------------------------------------------------------------ conventions */
 
