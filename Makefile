@@ -55,6 +55,7 @@ help:
 	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
 	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh;"
 	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
+	@echo "                  (PLANNERS_DIR=<folder>: its C planners and Python strategies too)"
 	@echo "make test         run the test suite"
 	@echo "make test-unit    the C test binaries only (CI runs them under sanitizers)"
 	@echo "make python       the Python package's shared library -> $(BUILD)/libarenabench.so (docs/python.md)"

@@ -6,7 +6,8 @@ problem, interleaved, median of --runs (CPU time: the machine is shared,
 and wall time swings with the neighbours; wall times are kept beside).
 Writes one CSV row per planner (docs/python.md quotes it).
 
-    /usr/bin/python3 python/benchmarks/overhead.py [--runs 11] [--out results/python-overhead.csv]
+    /usr/bin/python3 python/benchmarks/overhead.py [--runs 11] [--out results/reference/python-overhead.csv]
+    /usr/bin/python3 python/benchmarks/overhead.py --write-doc   # docs/python.md's table from the CSV
 """
 
 import argparse
@@ -22,6 +23,45 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 
+DOC = os.path.join(REPO, "docs", "python.md")
+CSV = os.path.join(REPO, "results", "reference", "python-overhead.csv")
+BEGIN = "<!-- generated:python-overhead begin: python/benchmarks/overhead.py --write-doc -->"
+END = "<!-- generated:python-overhead end -->"
+
+
+def render(csv_path=CSV):
+    """docs/python.md's table: one line per planner of the CSV."""
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = ["| planner | buffers | CLI plan, CPU ms | Python call, CPU ms | planner inside it, CPU ms | call / CLI |",
+           "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        out.append(f"| `{r['planner']}` | {int(r['buffers']):,} | {float(r['cli_plan_cpu_ms']):.1f} | "
+                   f"{float(r['python_call_cpu_ms']):.1f} | {float(r['python_plan_cpu_ms']):.1f} | "
+                   f"{float(r['call_over_cli_cpu']):.3f} |")
+    worst = max(float(r["call_over_cli_cpu"]) for r in rows)
+    out.append("")
+    out.append(f"The largest ratio is {worst:.3f}: the call through Python costs "
+               f"{'at most ' + format((worst - 1) * 100, '.1f') + '% more than' if worst > 1 else 'no more than'} "
+               "the command line's planning time on these planners.")
+    return "\n".join(out)
+
+
+def doc_block(text):
+    i, j = text.index(BEGIN), text.index(END)
+    return text[i + len(BEGIN):j].strip("\n")
+
+
+def write_doc():
+    with open(DOC) as f:
+        text = f.read()
+    i, j = text.index(BEGIN), text.index(END)
+    text = text[:i + len(BEGIN)] + "\n" + render() + "\n" + text[j:]
+    with open(DOC + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(DOC + ".tmp", DOC)
+
+
 import arenabench as ab  # noqa: E402
 
 
@@ -31,8 +71,12 @@ def main():
     ap.add_argument("--buffers", type=int, default=100000)
     ap.add_argument("--planners", default="greedy_last_use,size_first_fit,tflite_arena,xla_best_fit")
     ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--out", default=os.path.join(REPO, "results", "python-overhead.csv"))
+    ap.add_argument("--out", default=CSV)
+    ap.add_argument("--write-doc", action="store_true", help="only rewrite docs/python.md's table")
     a = ap.parse_args()
+    if a.write_doc:
+        write_doc()
+        return
     binary = os.path.join(a.build, "arenabench")
     sweep = os.path.join(a.build, "py-sweep")
     problem = os.path.join(sweep, f"sweep_n{a.buffers}_s1.csv")

@@ -186,3 +186,16 @@ def test_no_leak_over_ten_thousand_plan_calls(ab):
     grown = rss_kib() - before
     # a leak of even 100 bytes a call would be about 1 MiB
     assert grown < 1024, f"RSS grew by {grown} KiB over 10^4 plan calls"
+
+
+def test_docs_overhead_table_is_the_csvs():
+    """docs/python.md's cost table is rendered from
+    results/reference/python-overhead.csv (python/benchmarks/overhead.py
+    --write-doc): it fails when the two drift apart."""
+    import importlib.util
+    path = os.path.join(REPO, "python", "benchmarks", "overhead.py")
+    spec = importlib.util.spec_from_file_location("overhead", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    with open(m.DOC) as f:
+        assert m.doc_block(f.read()) == m.render()
