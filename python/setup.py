@@ -21,7 +21,8 @@ class BuildWithLibrary(build_py):
         super().run()
         build = os.environ.get("AB_BUILD_DIR") or os.path.join(TREE, "build")
         if os.path.exists(os.path.join(TREE, "Makefile")):
-            subprocess.check_call(["make", "-C", TREE, "python", f"BUILD={build}"])
+            jobs = os.environ.get("AB_MAKE_JOBS") or str(min(os.cpu_count() or 1, 4))
+            subprocess.check_call(["make", "-C", TREE, f"-j{jobs}", "python", f"BUILD={build}"])
         libs = sorted(glob.glob(os.path.join(build, "libarenabench*.so")))
         if not libs:
             raise SystemExit(f"arenabench: no libarenabench.so in {build}: run `make python` first")

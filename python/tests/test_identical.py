@@ -39,3 +39,18 @@ def test_shared_model_offsets_bit_identical(ab, tmp_path):
     for planner in fast:
         plan = ab.plan(problem, planner)
         assert plan.offsets.tolist() == cli_offsets(MODEL, planner, 64, tmp_path), planner
+
+
+ONNX = os.path.join(SHARED, "models", "onnx", "mnist_cntk.onnx")
+
+
+@pytest.mark.skipif(not os.path.exists(ONNX),
+                    reason=f"../shared is absent ({ONNX}): the ONNX comparison is skipped")
+def test_onnx_through_the_loader_hook(ab, tmp_path):
+    # libarenabench_onnx.so handed to the loader hook at load (docs/onnx.md)
+    problem = ab.Problem.from_file(ONNX)
+    assert problem.buffers > 0
+    for planner in ("size_first_fit", "tflite_arena"):
+        plan = ab.plan(problem, planner)
+        assert plan.offsets.tolist() == cli_offsets(ONNX, planner, 1, tmp_path)
+        assert ab.check(problem, plan).valid
