@@ -45,8 +45,9 @@ BIN          := $(BUILD)/arenabench
 GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all help bench bench-slurm sweep sweep-problems test test-unit test-python python clean plots paper corpus \
-	scaling bench-cli fuzz fresh-check compare report reference baselines transforms hard FORCE
+.PHONY: all help bench bench-slurm sweep sweep-problems test test-long test-all test-unit test-binaries \
+	test-python python deps clean plots paper corpus scaling bench-cli fuzz fresh-check compare report \
+	reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -56,10 +57,15 @@ help:
 	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh;"
 	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
 	@echo "                  (PLANNERS_DIR=<folder>: its C planners and Python strategies too)"
-	@echo "make test         run the test suite"
+	@echo "make test         the test suite: unit tests and fast end-to-end checks, about 5 minutes"
+	@echo "                  (with or without ../shared; skips are named; docs/testing.md)"
+	@echo "make test-long    the long checks: campaigns over sshd and Slurm, the report in Chromium,"
+	@echo "                  sanitizers, fuzzing, bench -> plots -> paper, make fresh-check (root)"
+	@echo "make test-all     make test, then make test-long (what CI runs)"
 	@echo "make test-unit    the C test binaries only (CI runs them under sanitizers)"
 	@echo "make python       the Python package's shared library -> $(BUILD)/libarenabench.so (docs/python.md)"
-	@echo "make test-python  the Python package's tests (pytest)"
+	@echo "make test-python  the Python package's tests alone (pytest; part of make test)"
+	@echo "make deps         install the Debian packages make, make test and make bench need (root)"
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
 	@echo "make baselines    every planner on minimalloc's suite + the real corpus -> results/baselines.csv"
@@ -106,8 +112,11 @@ ACCEPT_MIXED ?=
 campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)") $(if $(ACCEPT_MIXED),--accept-mixed)
 bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(if $(EXT_PLANNER_PY),--planners-dir $(abspath $(PLANNERS_DIR))) $(BENCH_FLAGS)
 
-bench: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
-	@sh scripts/deps.sh campaign $(if $(HOSTS),campaign-ssh)
+# README's two commands install what they need first (plain `make` only
+# names what is missing), then build.
+bench:
+	@sh scripts/deps.sh build campaign $(if $(HOSTS),campaign-ssh)
+	@$(MAKE) --no-print-directory $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
 	@$(call campaign,run) $(bench_args)
 
 bench-slurm: $(BIN) $(if $(filter full,$(CORPUS)),sweep-problems)
@@ -181,17 +190,21 @@ fuzz:
 	@BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # --- dependencies (Debian packages) ----------------------------------------
+# Building only checks: a missing package is named with the command that
+# installs it (make deps); `make test` and `make bench` install first.
+deps:
+	@sh scripts/deps.sh build test onnx plots paper campaign report python python-test
 $(BUILD)/.deps-build: scripts/deps.sh
 	@mkdir -p $(BUILD)
-	@sh scripts/deps.sh build
+	@sh scripts/deps.sh --check build
 	@touch $@
 $(BUILD)/.deps-test: scripts/deps.sh
 	@mkdir -p $(BUILD)
-	@sh scripts/deps.sh test onnx
+	@sh scripts/deps.sh --check test onnx
 	@touch $@
 $(BUILD)/.deps-onnx: scripts/deps.sh
 	@mkdir -p $(BUILD)
-	@sh scripts/deps.sh onnx
+	@sh scripts/deps.sh --check onnx
 	@touch $@
 
 # --- the planner registry, generated from planners/*.c ---------------------
@@ -253,7 +266,6 @@ $(PY_LIB): $(call pic,$(LIB_OBJ) $(call obj,$(PY_CAPI_SRC)) $(TIMING_OBJ))
 $(PY_ONNX_LIB): $(call pic,$(ONNX_OBJ)) $(PY_LIB)
 	$(CXX) -shared $(LDFLAGS) -o $@ $(call pic,$(ONNX_OBJ)) $(ONNX_LIBS) $(LDLIBS)
 python: $(PY_LIB) $(PY_ONNX_LIB)
-	@sh scripts/deps.sh python
 
 # --- corpus generators -------------------------------------------------------
 $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
@@ -264,40 +276,41 @@ $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 # The test helpers include Criterion's headers: its package comes first
 # (a fresh machine has none; `make fresh-check` proves the order).
 $(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
-$(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(LIB) $(BUILD)/.deps-test
+# They link the users' option parser (cli/options.c) too: tests of --tier
+# and --dim call the parser the command line reaches.
+TEST_CLI_OBJ := $(call obj,harness/cli/options.c)
+$(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
 # The ONNX tests (tests/test_onnx*.c) link the importer and libonnx.
 $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 
-# The campaign tests start sshd, munged and Slurm when root (CI); the
-# sanitizer pass keeps to the local parts.
-CAMPAIGN_TESTS ?= local kill corrupt mixed concurrent out ssh slurm
-test: $(BIN) $(GENS) $(TESTS)
-	@sh scripts/run-tests.sh $(TESTS)
-	@sh scripts/test-extension.sh
-	@sh scripts/test-check-deps.sh
-	@sh scripts/check-deps.sh
-	@sh tests/report/test-stats.sh
-	@sh tests/report/test-readme-drift.sh
-	@sh scripts/deps.sh plots
-	@sh plots/plots-selftest.sh
-	@sh tests/report/test-own-corpus.sh $(BUILD)
-	@sh scripts/deps.sh campaign
-	@sh tests/campaign/test-campaign.sh $(BUILD) $(CAMPAIGN_TESTS)
-	@sh scripts/deps.sh report-test || echo "test-report: Chromium could not be installed: its browser check will be skipped" >&2
-	@sh tests/report/test-report.sh $(BUILD)
-	@$(MAKE) --no-print-directory test-python
+# The tiers (scripts/run-tests.sh, docs/testing.md).  `make test` installs
+# what it needs, then builds and runs the fast tier: every step timed, each
+# skip named, closing on "tests: N passed, N failed, N skipped".
+test:
+	@sh scripts/deps.sh build test onnx plots python-test
+	@sh scripts/run-tests.sh fast $(BUILD)
 
-# The Python package's tests (python/tests, pytest from Debian).
-test-python: $(BIN) python
-	@sh scripts/deps.sh python-test
-	@cd python && AB_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -p no:cacheprovider tests
+# The Python package's tests alone (python/tests; pytest from Debian).
+test-python:
+	@sh python/tests/run.sh $(BUILD)
 
-# The C test binaries alone: CI's sanitizer pass runs these (and the local
-# campaign parts), not the scripts that test figures, reports and the README.
+# The long checks: sshd and Slurm campaigns, Chromium, sanitizers, fuzzing,
+# bench -> plots -> paper, fresh-check.  Root for the services and chroot.
+test-long:
+	@sh scripts/deps.sh build test onnx plots paper cli fuzz fresh campaign-test report-test
+	@sh scripts/run-tests.sh long $(BUILD)
+
+test-all:
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory test-long
+
+test-binaries: $(BIN) $(GENS) $(TESTS)
+
+# The C test binaries alone: CI's sanitizer pass runs these.
 test-unit: $(BIN) $(GENS) $(TESTS)
-	@sh scripts/run-tests.sh $(TESTS)
+	@sh scripts/run-tests.sh unit $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

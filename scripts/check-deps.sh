@@ -1,10 +1,13 @@
 #!/bin/sh
 # The rules the layout states, checked on the sources (run by make test):
-#  - dependencies run one way: a file in harness/STAGE includes headers of
-#    its own stage or an earlier one, in the pipeline's order
-#      core < transform < planners (lib/) < import < check < bench < report < cli
-#  - a planner (planners/*.c) includes only core/arenabench.h and lib/;
-#    planners/lib only core/ and lib/;
+#  - the architecture as allowed edges: the "may include" column of
+#    harness/README.md's table says which folders a folder's files may
+#    include (`lib` = planners/lib/, a row for planners/ itself); an include
+#    names its folder ("check/check.h"), and one of a folder the row does
+#    not name is refused, a sideways edge as much as an upstream one;
+#    "everything" allows all (cli/); the generated registry list
+#    (planners.def) is the one include without a folder, core's and a
+#    planner's;
 #  - only harness/cli prints to stdout or stderr, exits or starts a process
 #    (one exception, named below: harness/core/isolate.c forks a child for
 #    a call that may crash, and only that child calls _exit);
@@ -22,10 +25,29 @@ if [ -n "$markers" ]; then
 	exit 1
 fi
 files=$(find harness planners -name '*.c' -o -name '*.h' -o -name '*.cc' | sort)
+table=harness/README.md
+[ -f "$table" ] || { echo "check-deps: $table (the allowed-edges table) is missing"; exit 2; }
 # shellcheck disable=SC2086
 perl -e '
-my %rank = (core => 0, transform => 1, lib => 2, import => 3, check => 4,
-	    bench => 5, report => 6, cli => 7);
+my $table = shift @ARGV;
+# The table: | `FOLDER/` | stage | owns | may include |
+my %allow;
+open(my $th, "<", $table) or die "$table: $!";
+while (my $l = <$th>) {
+	next unless $l =~ /^\|\s*`([a-z_\/]+)\/`\s*\|/;
+	my $folder = $1;
+	my @cells = split /\|/, $l;
+	my $may = $cells[-2] // "";
+	my $key = $folder eq "planners/lib" ? "lib" : $folder eq "planners" ? "planner" : $folder;
+	if ($may =~ /\beverything\b/) { $allow{$key} = { "*" => 1 }; next; }
+	# what the cell names before any parenthesis (a remark)
+	(my $names = $may) =~ s/\(.*//;
+	$allow{$key} = { map { $_ => 1 } ($names =~ /`([^`]+)`/g) };
+}
+close $th;
+for my $need ("core", "transform", "lib", "planner", "import", "check", "bench", "report", "cli") {
+	die "check-deps: $table has no row for $need\n" unless $allow{$need};
+}
 my $bad = 0;
 sub say_bad { my ($f, $n, $m) = @_; print "$f:$n: $m\n"; $bad++; }
 for my $f (@ARGV) {
@@ -35,25 +57,27 @@ for my $f (@ARGV) {
 	my $code = $src;
 	$code =~ s{/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27}{
 		my $m = $&; my $keep = ($m =~ /^"/ ? "\"\"" : ""); (my $nl = $m) =~ s/[^\n]//g; $keep . $nl }gse;
-	my ($stage, $kind);
-	if ($f =~ m{^harness/([^/]+)/}) { $stage = $1; $kind = "harness"; }
-	elsif ($f =~ m{^planners/lib/}) { $stage = "lib"; $kind = "planlib"; }
-	elsif ($f =~ m{^planners/}) { $stage = "planner"; $kind = "planner"; }
+	my $stage;
+	if ($f =~ m{^harness/([^/]+)/}) { $stage = $1; }
+	elsif ($f =~ m{^planners/lib/}) { $stage = "lib"; }
+	elsif ($f =~ m{^planners/}) { $stage = "planner"; }
 	my @lines = split /\n/, $src, -1;
 	my @clines = split /\n/, $code, -1;
 	for my $i (0 .. $#lines) {
 		my $n = $i + 1;
-		if ($lines[$i] =~ /^\s*#\s*include\s*"([^"]+)"/) {
+		if (defined $stage && $lines[$i] =~ /^\s*#\s*include\s*"([^"]+)"/) {
 			my $h = $1; my ($dir) = $h =~ m{^([^/]+)/};
-			if ($kind eq "planner") {
-				say_bad($f, $n, "a planner includes \"$h\" (only core/arenabench.h and lib/)")
-					unless $h eq "core/arenabench.h" || $h =~ m{^lib/} || $h eq "planners.def";
-			} elsif ($kind eq "planlib") {
-				say_bad($f, $n, "planners/lib includes \"$h\" (only core/ and lib/)")
-					unless defined $dir && ($dir eq "core" || $dir eq "lib");
-			} elsif (defined $dir && exists $rank{$dir} && exists $rank{$stage} &&
-				 $rank{$dir} > $rank{$stage}) {
-				say_bad($f, $n, "$stage includes \"$h\" from the later stage $dir");
+			my $ok = $allow{$stage};
+			if (!$ok) {
+				say_bad($f, $n, "the folder $stage has no row in $table");
+			} elsif ($ok->{"*"}) {
+			} elsif (!defined $dir) {
+				say_bad($f, $n, "includes \"$h\", which names no folder")
+					unless $h eq "planners.def" && ($stage eq "core" || $stage eq "planner");
+			} elsif (!$ok->{$dir} && !$ok->{$h}) {
+				my $what = $stage eq "planner" ? "a planner" : $stage eq "lib" ? "planners/lib" : $stage;
+				say_bad($f, $n, "$what includes \"$h\": $what may include only " .
+					join(", ", sort keys %$ok) . " ($table)");
 			}
 		}
 		next if defined $stage && $stage eq "cli";
@@ -78,5 +102,5 @@ for my $f (@ARGV) {
 	}
 }
 if ($bad) { print "check-deps: $bad violation(s)\n"; exit 1; }
-print "check-deps: the includes run one way; only harness/cli prints, exits or starts a process\n";
-' $files
+print "check-deps: every include is an edge of the table in $table; only harness/cli prints, exits or starts a process\n";
+' "$table" $files

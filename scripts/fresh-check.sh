@@ -1,17 +1,24 @@
 #!/bin/sh
-# README's two commands on a fresh Debian machine, proved: builds a minimal
+# README's two commands on fresh Debian machines, proved: builds a minimal
 # Debian bookworm root from Debian's packages (mmdebstrap, variant minbase,
-# plus make and git, which a user who cloned the repository has), copies a
-# clean clone of HEAD and ../shared into it, and runs, as root inside it,
+# plus make and git, which a user who cloned the repository has) and runs,
+# as root inside it, README's two commands
 #   make test
 #   make bench CORPUS_DIRS=graphs/starter    (a reduced corpus, to save time)
-# exactly as README gives them.  Every package they need must be installed
-# by the project's own make rules (scripts/deps.sh): nothing else is there.
+# in two clean clones of HEAD, one after the other:
+#   1. /root/public/arenabench with no ../shared at all, as a clone from a
+#      public host is (the tests that need it skip, by name);
+#   2. /root/arenabench with ../shared copied beside it, dereferenced (a
+#      symlinked ../shared is copied as the folder it points to).
+# The first installs every package it needs through the project's own make
+# rules (scripts/deps.sh): nothing else is there.  mmdebstrap's progress
+# and each step's time are shown.
 #
 # Usage: scripts/fresh-check.sh            (as root; `make fresh-check`)
 # Environment: FRESH_MIRROR (default http://deb.debian.org/debian),
-#   FRESH_KEEP=1 keeps the root for inspection (its path is printed).
-# Exit status: that of the failing command, 0 when both pass.
+#   FRESH_KEEP=1 keeps the root for inspection (its path is printed),
+#   FRESH_VARIANTS ("public shared", the default; either alone).
+# Exit status: that of the failing command, 0 when every variant passes.
 set -eu
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -52,13 +59,17 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-say "building a minimal bookworm root in $root"
-mmdebstrap --quiet --variant=minbase --include=make,git,ca-certificates \
-	bookworm "$root" "$mirror" >"$work/mmdebstrap.log" 2>&1 || {
+say "building a minimal bookworm root in $root (mmdebstrap's progress follows)"
+# mmdebstrap's own lines, prefixed, as they come; its status, not tee's.
+{ mmdebstrap --verbose --variant=minbase --include=make,git,ca-certificates \
+	bookworm "$root" "$mirror" 2>&1; echo "$?" >"$work/mmdebstrap.status"; } |
+	tee "$work/mmdebstrap.log" | grep --line-buffered -E '^I: |^E: |^W: ' |
+	sed -u 's/^/fresh-check: mmdebstrap: /' >&2
+if [ "$(cat "$work/mmdebstrap.status")" != 0 ]; then
 	tail -20 "$work/mmdebstrap.log" >&2
 	echo "fresh-check: mmdebstrap failed (log above)" >&2
 	exit 1
-}
+fi
 for t in gcc cc criterion; do
 	if chroot "$root" sh -c "command -v $t" >/dev/null 2>&1; then
 		echo "fresh-check: the new root already has $t: not a fresh machine" >&2
@@ -66,13 +77,27 @@ for t in gcc cc criterion; do
 	fi
 done
 
-say "copying a clean clone of HEAD ($(git rev-parse --short HEAD)) and ../shared"
-git clone --quiet --no-local "$repo" "$root/root/arenabench"
-if [ -d ../shared ]; then
-	cp -a ../shared "$root/root/shared"
-else
-	say "no ../shared beside the repository: the tests that need it skip"
-fi
+variants=${FRESH_VARIANTS:-public shared}
+rev=$(git rev-parse --short HEAD)
+for v in $variants; do
+	case $v in
+	public)
+		say "a clean clone of HEAD ($rev) at /root/public/arenabench, no ../shared beside it"
+		mkdir -p "$root/root/public"
+		git clone --quiet --no-local "$repo" "$root/root/public/arenabench" ;;
+	shared)
+		say "a clean clone of HEAD ($rev) at /root/arenabench, ../shared copied beside it"
+		git clone --quiet --no-local "$repo" "$root/root/arenabench"
+		if [ -d ../shared ]; then
+			# -L: a symlinked ../shared (or links inside it) is copied
+			# as what it points to, not as a dangling link.
+			cp -RL --preserve=mode,timestamps ../shared "$root/root/shared"
+		else
+			say "no ../shared beside this repository: the 'shared' variant runs without it"
+		fi ;;
+	*) echo "fresh-check: unknown variant '$v' (expected public or shared)" >&2; exit 2 ;;
+	esac
+done
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 for m in proc sys dev dev/pts; do
 	mkdir -p "$root/$m"
@@ -85,13 +110,25 @@ for m in proc sys dev dev/pts; do
 	mounted="$root/$m $mounted"
 done
 
-run() {
-	say "inside the root: $*"
+run() { # DIR COMMAND...
+	dir=$1
+	shift
+	say "inside the root, in $dir: $*"
+	t0=$(date +%s)
 	chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		sh -c "cd /root/arenabench && $*"
+		sh -c "cd $dir && $*"
+	say "done in $(( $(date +%s) - t0 )) s: $*"
 }
-run make test
-run make bench CORPUS_DIRS=graphs/starter
-run test -s results/results.csv
-say "passed: make test and make bench on a fresh bookworm root"
+for v in $variants; do
+	case $v in
+	public) dir=/root/public/arenabench ;;
+	shared) dir=/root/arenabench ;;
+	esac
+	run "$dir" make test
+	run "$dir" make bench CORPUS_DIRS=graphs/starter
+	run "$dir" test -s results/results.csv
+	say "passed ($v): make test and make bench on a fresh bookworm root"
+done
+say "passed: every variant ($variants)"
+echo "fresh-check: $(echo $variants | wc -w) passed, 0 failed"

@@ -35,6 +35,8 @@
 #include "core/arenabench.h"
 #include "lib/gpu_objects.h"
 #include "lib/placement.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 #define SHARED "../shared"
 #define REF SHARED "/reference/baselines.csv"

@@ -581,9 +581,8 @@ Test(round_trip, shared_models)
 
 	snprintf(dir, sizeof(dir), "%s/models", AB_SHARED_DIR);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		cr_log_info("%s is absent: the shared models are not checked out beside the repository; skipped",
-			    dir);
-		return;
+		cr_skip_test("%s is absent: the shared models are not checked out beside the repository",
+			     dir);
 	}
 	for (size_t s = 0; s < sizeof(subs) / sizeof(subs[0]); s++) {
 		struct dirent **names;
@@ -826,7 +825,7 @@ Test(cli, export_prints_the_report_and_exit_codes_say_what_happened)
 	char *in = tmp_path("hand.tflite"), *outp = tmp_path("cli.tflite");
 
 	if (!find_binary(bin, sizeof(bin))) {
-		cr_log_info("arenabench is not built next to the test binary; skipped");
+		cr_skip_test("arenabench is not built next to the test binary");
 		return;
 	}
 	write_bytes(in, hand_model, sizeof(hand_model));

@@ -24,6 +24,7 @@
 
 #include "core/arenabench.h"
 #include "lib/ggml_alloc.h"
+#include "check/check.h"
 
 struct spec {
 	uint64_t size;

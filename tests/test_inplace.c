@@ -461,7 +461,7 @@ static char *describe(struct ab_graph *g, struct ab_problem *p,
 	in.has_graph = true;
 	in.graph = *g;
 	in.problem = *p;
-	msg = ab_describe_check(&in, plan, r, "execution");
+	msg = ab_describe_check(ab_input_graph(&in), &in.problem, plan, r, "execution");
 	cr_assert_not_null(msg);
 	return msg;
 }

@@ -8,6 +8,7 @@
 
 #include "import/graph_text.h"
 #include "testutil.h"
+#include "import/problem_csv.h"
 
 struct bad_case {
 	const char *text;

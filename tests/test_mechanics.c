@@ -27,6 +27,7 @@
 #include "lib/piecewise.h"
 #include "oracle.h"
 #include "lib/placement.h"
+#include "check/check.h"
 
 #define PROBLEMS 300
 

@@ -14,6 +14,7 @@
 
 #include "core/arenabench.h"
 #include "testutil.h"
+#include "import/problem_csv.h"
 
 static char *plan_text(const struct ab_problem *p, const char *planner)
 {

@@ -30,6 +30,7 @@
 #include "import/input.h"
 #include "import/onnx.h"
 #include "testutil.h"
+#include "check/check.h"
 
 #define PY "/usr/bin/python3"
 #define ONNX_DIR AB_SHARED_DIR "/models/onnx"
@@ -58,7 +59,7 @@ static int load(const char *path, const char *dim, struct ab_input *in,
 
 	ab_input_set_onnx_loader(ab_onnx_load);
 	if (dim)
-		cr_assert_eq(ab_tflite_add_dim(&o.tflite, dim, err), 0);
+		cr_assert_eq(tu_dim(&o.tflite, dim), 0);
 	err->msg[0] = 0;
 	return ab_input_load(path, &o, in, err);
 }
@@ -226,9 +227,9 @@ Test(fixtures, symbolic_refusals)
 	{
 		struct ab_load_options o = { 0 };
 
-		cr_assert_eq(ab_tflite_add_dim(&o.tflite, "D.10=4", &err), 0);
-		cr_assert_eq(ab_tflite_add_dim(&o.tflite, "D.1=2", &err), 0);
-		cr_assert_eq(ab_tflite_add_dim(&o.tflite, "K=5", &err), 0);
+		cr_assert_eq(tu_dim(&o.tflite, "D.10=4"), 0);
+		cr_assert_eq(tu_dim(&o.tflite, "D.1=2"), 0);
+		cr_assert_eq(tu_dim(&o.tflite, "K=5"), 0);
 		cr_assert_eq(ab_input_load(p, &o, &in, &err), 0, "%s", err.msg);
 		cr_expect_eq(ab_lower_bound(&in.problem, NULL), 112);
 		ab_input_free(&in);
@@ -437,7 +438,7 @@ static void shared_one(const char *file, size_t *planned)
 	for (size_t k = 0; k < sizeof(dims_for) / sizeof(dims_for[0]); k++)
 		if (!strcmp(dims_for[k][0], stem))
 			for (int j = 1; j < 4 && dims_for[k][j]; j++) {
-				cr_assert_eq(ab_tflite_add_dim(&o.tflite, dims_for[k][j], &err), 0);
+				cr_assert_eq(tu_dim(&o.tflite, dims_for[k][j]), 0);
 				snprintf(args + strlen(args), sizeof(args) - strlen(args), " %s",
 					 dims_for[k][j]);
 			}

@@ -18,6 +18,7 @@
 #include "import/graph_text.h"
 #include "transform/reorder.h"
 #include "testutil.h"
+#include "check/check.h"
 
 static const struct ab_problem_options default_rule = {
 	.lifetimes = AB_LIFETIMES_DEFAULT

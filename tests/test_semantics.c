@@ -8,6 +8,7 @@
 
 #include "import/graph_text.h"
 #include "testutil.h"
+#include "check/check.h"
 
 #define KiB 1024u
 

@@ -20,6 +20,8 @@
 #include "import/input.h"
 #include "testutil.h"
 #include "tflite_writer.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 #define FITS (4611686018427387904ull - 2147483648ull) /* 2^62 - 2^31 */
 

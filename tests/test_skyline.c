@@ -42,6 +42,8 @@
 #include "core/arenabench.h"
 #include "lib/skyline.h"
 #include "lib/testutil.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 #define OPT_BYTES (16384ull * 64)
 

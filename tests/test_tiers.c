@@ -1,5 +1,5 @@
 /*
- * Memory tiers (harness/bench/tiers.h): hand-computed tier choices, peaks,
+ * Memory tiers (planners/lib/tiers.h, core/tiers.h; the --tier parser of cli/options.c): hand-computed tier choices, peaks,
  * offsets and spills under size_first_fit; capacity edges; the bytes-
  * needed failure; spec parsing; the tiered-plan check; accesses from a
  * graph; and every zoo graph with sram:256KiB + dram through both checks.
@@ -12,7 +12,9 @@
 
 #include "import/graph_text.h"
 #include "testutil.h"
-#include "bench/tiers.h"
+#include "check/check.h"
+#include "cli/cli.h"
+#include "lib/tiers.h"
 
 /* ------------------------------------------------------------ the fixture */
 
@@ -49,7 +51,7 @@ static void tiers_of(const char *const *specs, int n, struct ab_tier *tiers)
 	int got = 0;
 
 	for (int i = 0; i < n; i++)
-		if (ab_tier_add(tiers, &got, specs[i], &err))
+		if (cli_tier_add(tiers, &got, specs[i], &err))
 			cr_assert_fail("tier %s: %s", specs[i], err.msg);
 }
 
@@ -493,7 +495,7 @@ static void expect_parse(const char *spec, const char *name, uint64_t cap)
 	struct ab_tier t;
 	struct ab_error err = { { 0 } };
 
-	cr_assert_eq(ab_tier_parse(spec, &t, &err), 0, "%s: %s", spec, err.msg);
+	cr_assert_eq(cli_tier_parse(spec, &t, &err), 0, "%s: %s", spec, err.msg);
 	cr_expect_str_eq(t.name, name);
 	cr_expect_eq(t.capacity, cap, "%s", spec);
 }
@@ -502,7 +504,7 @@ static void expect_parse_error(const char *spec, const char *words)
 {
 	struct ab_tier t;
 	struct ab_error err = { { 0 } };
-	int rc = ab_tier_parse(spec, &t, &err);
+	int rc = cli_tier_parse(spec, &t, &err);
 
 	cr_expect_lt(rc, 0, "%s parsed", spec);
 	cr_expect(strstr(err.msg, words) != NULL, "%s: '%s' lacks '%s'", spec,
@@ -544,23 +546,23 @@ Test(tier_parse, list_rules)
 
 	for (int i = 0; i < AB_MAX_ARENAS; i++) {
 		snprintf(spec, sizeof(spec), "t%d:1KiB", i);
-		cr_assert_eq(ab_tier_add(tiers, &n, spec, &err), 0, "%s", err.msg);
+		cr_assert_eq(cli_tier_add(tiers, &n, spec, &err), 0, "%s", err.msg);
 	}
 	cr_expect_eq(n, AB_MAX_ARENAS);
-	cr_expect_lt(ab_tier_add(tiers, &n, "one_more", &err), 0);
+	cr_expect_lt(cli_tier_add(tiers, &n, "one_more", &err), 0);
 	cr_expect(strstr(err.msg, "at most 64 tiers") != NULL, "%s", err.msg);
 	cr_expect_eq(n, AB_MAX_ARENAS);
 
 	n = 0;
-	cr_assert_eq(ab_tier_add(tiers, &n, "dram", &err), 0);
-	cr_expect_lt(ab_tier_add(tiers, &n, "sram:1KiB", &err), 0);
+	cr_assert_eq(cli_tier_add(tiers, &n, "dram", &err), 0);
+	cr_expect_lt(cli_tier_add(tiers, &n, "sram:1KiB", &err), 0);
 	cr_expect(strstr(err.msg, "tier 'dram' has no capacity, so it must be the last") != NULL,
 		  "%s", err.msg);
 	cr_expect_eq(n, 1);
 
 	n = 0;
-	cr_assert_eq(ab_tier_add(tiers, &n, "sram:1KiB", &err), 0);
-	cr_expect_lt(ab_tier_add(tiers, &n, "sram", &err), 0);
+	cr_assert_eq(cli_tier_add(tiers, &n, "sram:1KiB", &err), 0);
+	cr_expect_lt(cli_tier_add(tiers, &n, "sram", &err), 0);
 	cr_expect(strstr(err.msg, "given twice") != NULL, "%s", err.msg);
 }
 

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "core/arenabench.h"
+#include "check/check.h"
+#include "import/problem_csv.h"
 
 #define OPT_BYTES (16384ull * 64)
 

@@ -9,29 +9,6 @@
 #include <time.h>
 
 #include "bench/run.h"
-#include "bench/tiers.h"
-
-/* "sram:262144+dram": each tier's name and value[i], in tier order; a
- * zero value is left out when omit_zero (an unbounded tier's capacity). */
-static char *tier_list(const struct ab_tier_set *t, const uint64_t *value,
-		       bool omit_zero)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (int i = 0; i < t->n; i++)
-		len += strlen(t->tier[i].name) + 24;
-	s = p = malloc(len);
-	if (!s)
-		return NULL;
-	*p = 0;
-	for (int i = 0; i < t->n; i++) {
-		p += sprintf(p, "%s%s", i ? "+" : "", t->tier[i].name);
-		if (value[i] || !omit_zero)
-			p += sprintf(p, ":%" PRIu64, value[i]);
-	}
-	return s;
-}
 
 struct ab_load_options ab_load_in_effect(const struct ab_input *in,
 					 const struct ab_load_options *l)
@@ -52,8 +29,7 @@ char *ab_options_string(const struct ab_load_options *l,
 			const struct ab_plan_options *o)
 {
 	char phases[16] = "auto", budget[24] = "default", width[32] = "";
-	char *tiers = NULL, *r;
-	bool tiered = o->tiers && o->tiers->n > 0;
+	char *extra = NULL, *r;
 
 	if (o->phases > 0)
 		snprintf(phases, sizeof(phases), "%d", o->phases);
@@ -62,35 +38,30 @@ char *ab_options_string(const struct ab_load_options *l,
 	if (l->reorder.method == AB_REORDER_BEAM && l->reorder.beam_width > 0)
 		snprintf(width, sizeof(width), ";reorder_width=%d",
 			 l->reorder.beam_width);
-	if (tiered) {
-		uint64_t cap[AB_MAX_ARENAS];
-
-		for (int i = 0; i < o->tiers->n; i++)
-			cap[i] = o->tiers->tier[i].capacity;
-		tiers = tier_list(o->tiers, cap, true);
-		if (!tiers)
+	if (o->combinator) {
+		extra = o->combinator->options_text(o->combinator->self);
+		if (!extra)
 			return NULL;
 	}
 	/* with tiers: ...;tiers=sram:262144+dram;tier_benefit=bytes */
 	r = ab_strdupf("lifetimes=%s;round=%u;scratch=%s;seed=%" PRIu64
-		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s%s%s%s",
+		       ";budget=%s;phases=%s;inplace=%s;reorder=%s%s%s",
 		       ab_lifetime_rule_name(l->problem.lifetimes),
 		       l->problem.round_to > 1 ? l->problem.round_to : 1,
 		       l->problem.exclude_scratch ? "no" : "yes", o->seed,
 		       budget, phases, l->problem.inplace ? "yes" : "no",
 		       ab_reorder_method_name(l->reorder.method), width,
-		       tiered ? ";tiers=" : "", tiered ? tiers : "",
-		       tiered ? ";tier_benefit=" : "",
-		       tiered ? ab_tier_benefit_name(o->tiers->opt.benefit) : "");
-	free(tiers);
+		       extra ? extra : "");
+	free(extra);
 	return r;
 }
 
 int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 		   const struct ab_plan_options *o, struct ab_plan *plan,
-		   struct ab_tier_report *rep, struct ab_error *err)
+		   struct ab_combined *res, struct ab_error *err)
 {
-	struct ab_tier_report scratch;
+	const struct ab_combinator *c = o->combinator;
+	struct ab_combined scratch = { { 0 }, 0 };
 	struct ab_plan_options one;
 	uint32_t *accesses = NULL;
 	int rc;
@@ -107,8 +78,9 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 			       pl->name, in->path);
 	one = *o;
 	one.threads_used = &plan->threads;
+	one.combinator = NULL;
 	one.context = pl->context;
-	if (!o->tiers || o->tiers->n == 0) {
+	if (!c) {
 		struct ab_error why = { { 0 } };
 
 		one.why = &why;
@@ -117,18 +89,16 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 				    why.msg[0] ? why.msg : strerror(-rc))
 			  : 0;
 	}
-	/* the tiers rank by accesses and report bytes x accesses: counted
-	 * here, only for a tiered run of a graph-derived problem (a CSV
-	 * problem counts 1 each) */
+	/* a combinator may weigh buffers by their accesses: counted here,
+	 * only for a combined run of a graph-derived problem (a CSV problem
+	 * counts 1 each) */
 	if (in->problem.tensor) {
 		rc = ab_buffer_accesses(&in->graph, &in->problem, &accesses, err);
 		if (rc)
 			return rc;
 	}
-	one.tiers = NULL;
-	rc = ab_plan_tiers(&in->problem, accesses, pl, &one, o->tiers->tier,
-			   o->tiers->n, &o->tiers->opt, plan,
-			   rep ? rep : &scratch, err);
+	rc = c->plan(c->self, pl, &in->problem, accesses, &one, plan,
+		     res ? res : &scratch, err);
 	free(accesses);
 	return rc;
 }
@@ -137,7 +107,8 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 		      const struct ab_plan_options *o, struct ab_plan *plan,
 		      struct ab_row *row, struct ab_verdict_cache *cache)
 {
-	struct ab_tier_report rep = { 0 };
+	const struct ab_combinator *c = o->combinator;
+	struct ab_combined res = { { 0 }, 0 };
 	struct ab_error err = { { 0 } };
 	double t0, c0;
 	int rc;
@@ -147,7 +118,7 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	row->optimal = AB_OPTIMAL_UNKNOWN;
 	c0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = ab_clock_ns(CLOCK_MONOTONIC);
-	rc = ab_run_planner(in, pl, o, plan, &rep, &err);
+	rc = ab_run_planner(in, pl, o, plan, &res, &err);
 	row->plan_wall_ns = ab_clock_ns(CLOCK_MONOTONIC) - t0;
 	row->plan_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	row->check.valid = false;
@@ -156,11 +127,11 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 		row->plan_failed = true;
 		return ab_check_outcome_fail(&row->check, strdup(err.msg));
 	}
-	if (o->tiers && o->tiers->n > 0) {
+	if (c) {
 		row->tiered = true;
-		row->spilled_bytes = rep.spilled_bytes;
+		row->spilled_bytes = res.spilled_bytes;
 		free(row->tier_peaks);
-		row->tier_peaks = tier_list(o->tiers, rep.peak, false);
+		row->tier_peaks = c->parts_text(c->self, &res);
 		if (!row->tier_peaks)
 			return -ENOMEM;
 	}
@@ -176,11 +147,10 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	row->optimal = plan->peak <= row->best_bound_bytes ? AB_OPTIMAL_YES
 		       : plan->optimal == AB_OPTIMAL_YES ? AB_OPTIMAL_UNKNOWN
 							 : plan->optimal;
-	rc = ab_check_plan(in, plan, o->align, NULL, cache, &row->check);
-	if (!rc && row->check.valid && o->tiers && o->tiers->n > 0 &&
-	    ab_tiers_check(plan, o->tiers->tier, o->tiers->n, &err))
+	rc = ab_check_plan(ab_input_graph(in), &in->problem, plan, o->align, NULL, cache, &row->check);
+	if (!rc && row->check.valid && c && c->check(c->self, plan, &err))
 		rc = ab_check_outcome_fail(&row->check,
-					   ab_strdupf("tier check: %s", err.msg));
+					   ab_strdupf("%s check: %s", c->name, err.msg));
 	if (!row->check.valid && row->optimal == AB_OPTIMAL_YES)
 		row->optimal = AB_OPTIMAL_UNKNOWN;
 	return rc;

@@ -42,16 +42,15 @@ struct ab_row {
 	int repetitions;
 };
 
-struct ab_tier_report;
-/* Runs pl on in's problem: pl->plan, or with o->tiers across the tiers
- * (ab_plan_tiers; *rep filled when rep is non-NULL).  On failure err says
- * why (for tiers that cannot fit: the bytes needed). */
+/* Runs pl on in's problem: pl->plan, or with o->combinator the
+ * combinator over pl (*res filled when res is non-NULL).  On failure err
+ * says why (for tiers that cannot fit: the bytes needed). */
 int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 		   const struct ab_plan_options *o, struct ab_plan *plan,
-		   struct ab_tier_report *rep, struct ab_error *err);
+		   struct ab_combined *res, struct ab_error *err);
 
-/* Plans, then runs both checks (ab_check_plan, then the tier check under
- * --tier); fills the outcome fields of row except timing.  `plan` must
+/* Plans, then runs both checks (ab_check_plan, then the combinator's
+ * own check when there is one: the tier check under --tier); fills the outcome fields of row except timing.  `plan` must
  * have room for p->n buffers.  cache may be NULL. */
 int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 		      const struct ab_plan_options *o, struct ab_plan *plan,

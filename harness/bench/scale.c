@@ -11,6 +11,7 @@
 #include "import/input.h"
 #include "bench/scale.h"
 #include "bench/timing.h"
+#include "check/validate.h"
 
 static const char *const scale_columns =
 	"problem,buffers,max_live_buffers,planner,align,plan_ns,"

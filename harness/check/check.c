@@ -21,14 +21,29 @@ struct ab_verdict_cached {
 	struct ab_check_result res;
 };
 
-char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
+const char *ab_buffer_name(const struct ab_graph *g, const struct ab_problem *p,
+			   size_t i, char *buf, size_t len)
+{
+	if (g && p->tensor && p->tensor[i] >= 0 &&
+	    (size_t)p->tensor[i] < g->n_tensors)
+		snprintf(buf, len, "'%s'", g->tensors[p->tensor[i]].name);
+	else if (p->label && p->csv_name && p->csv_name[i] && *p->csv_name[i])
+		snprintf(buf, len, "id %s '%s'", p->label[i], p->csv_name[i]);
+	else if (p->label)
+		snprintf(buf, len, "id %s", p->label[i]);
+	else
+		snprintf(buf, len, "id %" PRId64, p->id[i]);
+	return buf;
+}
+
+char *ab_describe_check(const struct ab_graph *g, const struct ab_problem *p,
+			const struct ab_plan *plan,
 			const struct ab_check_result *r, const char *check)
 {
 	char a[160], b[160];
-	const struct ab_problem *p = &in->problem;
 
-	ab_input_buffer_name(in, r->a, a, sizeof(a));
-	ab_input_buffer_name(in, r->b, b, sizeof(b));
+	ab_buffer_name(g, p, r->a, a, sizeof(a));
+	ab_buffer_name(g, p, r->b, b, sizeof(b));
 	switch (r->verdict) {
 	case AB_PLAN_OVERLAP:
 		return ab_strdupf("%s check: buffers %s [%" PRId32 ",%" PRId32 "] at bytes [%" PRIu64 ",%" PRIu64 ") and %s [%" PRId32 ",%" PRId32 "] at bytes [%" PRIu64 ",%" PRIu64 ") are live together and overlap in address",
@@ -38,11 +53,11 @@ char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
 				  plan->offset[r->b], plan->offset[r->b] + p->buf[r->b].size);
 	case AB_PLAN_STOMP:
 		/* Under --inplace a buffer holds several tensors: name them. */
-		if (in->has_graph && r->tensor_a >= 0 && r->tensor_b >= 0 &&
-		    (size_t)r->tensor_a < in->graph.n_tensors &&
-		    (size_t)r->tensor_b < in->graph.n_tensors) {
-			snprintf(a, sizeof(a), "'%s'", in->graph.tensors[r->tensor_a].name);
-			snprintf(b, sizeof(b), "'%s'", in->graph.tensors[r->tensor_b].name);
+		if (g && r->tensor_a >= 0 && r->tensor_b >= 0 &&
+		    (size_t)r->tensor_a < g->n_tensors &&
+		    (size_t)r->tensor_b < g->n_tensors) {
+			snprintf(a, sizeof(a), "'%s'", g->tensors[r->tensor_a].name);
+			snprintf(b, sizeof(b), "'%s'", g->tensors[r->tensor_b].name);
 		}
 		return ab_strdupf("%s check: buffer %s was overwritten by %s while live (detected at step %" PRId32 ")",
 				  check, a, b, r->step);
@@ -144,11 +159,11 @@ int ab_check_outcome_fail(struct ab_check_outcome *out, char *msg)
 	return msg ? 0 : -ENOMEM;
 }
 
-int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
-		  uint32_t align, const enum ab_exec_mode *mode,
+int ab_check_plan(const struct ab_graph *g, const struct ab_problem *p,
+		  const struct ab_plan *plan, uint32_t align,
+		  const enum ab_exec_mode *mode,
 		  struct ab_verdict_cache *cache, struct ab_check_outcome *out)
 {
-	const struct ab_graph *g = in->has_graph ? &in->graph : NULL;
 	struct ab_check_result res;
 	struct ab_verdict_cached *hit = NULL;
 	int force = mode ? (int)*mode + 1 : 0;
@@ -164,11 +179,11 @@ int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
 	out->arenas = plan->n_arenas;
 	out->geometric_cpu_ns = out->execution_cpu_ns = 0;
 	/* The geometric check always runs: it depends on the alignment. */
-	out->verdict = ab_validate_plan(&in->problem, plan, align, &res);
+	out->verdict = ab_validate_plan(p, plan, align, &res);
 	out->geometric_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	t0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (out->verdict != AB_PLAN_VALID) {
-		out->message = ab_describe_check(in, plan, &res, "geometric");
+		out->message = ab_describe_check(g, p, plan, &res, "geometric");
 		return out->message ? 0 : -ENOMEM;
 	}
 	if (cache && plan->n <= VERDICT_CACHE_MAX_BUFFERS) {
@@ -181,20 +196,20 @@ int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
 		out->exec_cached = true;
 		res = hit->res;
 	} else if (cache) {
-		v = ab_execute_plan_reuse(g, &in->problem, plan, mode,
+		v = ab_execute_plan_reuse(g, p, plan, mode,
 					  &out->exec_mode, &res, &cache->memory);
 		if (plan->n <= VERDICT_CACHE_MAX_BUFFERS && !cache->lookup_only &&
 		    v != AB_PLAN_CHECK_FAILED)
 			cache_add(cache, plan, h, force, v, out->exec_mode, &res);
 	} else {
-		v = ab_execute_plan(g, &in->problem, plan, mode,
+		v = ab_execute_plan(g, p, plan, mode,
 				    &out->exec_mode, &res);
 	}
 	if (!hit)
 		out->execution_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	out->verdict = v;
 	if (v != AB_PLAN_VALID) {
-		out->message = ab_describe_check(in, plan, &res, "execution");
+		out->message = ab_describe_check(g, p, plan, &res, "execution");
 		return out->message ? 0 : -ENOMEM;
 	}
 	out->valid = true;

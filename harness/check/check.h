@@ -5,14 +5,18 @@
  * suite, export, the offline plan).  One verdict cache saves running the
  * execution check twice on the very same offsets.
  *
- * May include: core, import (for the buffer and tensor names of messages).
+ * The checks see a graph (NULL for a CSV problem), its problem and the
+ * names both give (tensor names, a CSV's ids), never the importer's input.
+ * May include: core, check.
  * Contract: functions named as actions return 0 or a negative errno.
  */
 #ifndef AB_CHECK_H
 #define AB_CHECK_H
 
 #include "core/arenabench.h"
-#include "import/input.h"
+#include "check/execute.h"
+#include "check/validate.h"
+#include "core/tiers.h"
 
 /* What the checks found.  message is malloc'd (the caller frees it). */
 struct ab_check_outcome {
@@ -47,13 +51,14 @@ struct ab_verdict_cache {
 void ab_verdict_cache_free(struct ab_verdict_cache *c);
 
 /*
- * Both checks of plan on in's problem: the geometric one at align, then
+ * Both checks of plan on problem p (of graph g, or NULL for a CSV
+ * problem): the geometric one at align, then
  * the execution one (mode NULL = full unless large).  Fills *out (its old
  * message is not freed); cache may be NULL.  -ENOMEM when a message
  * cannot be made.
  */
-int ab_check_plan(const struct ab_input *in, const struct ab_plan *plan,
-		  uint32_t align, const enum ab_exec_mode *mode,
+int ab_check_plan(const struct ab_graph *g, const struct ab_problem *p,
+		  const struct ab_plan *plan, uint32_t align, const enum ab_exec_mode *mode,
 		  struct ab_verdict_cache *cache, struct ab_check_outcome *out);
 
 /* Marks *out as not valid for a reason outside the checks (no plan, a
@@ -63,7 +68,27 @@ int ab_check_outcome_fail(struct ab_check_outcome *out, char *msg);
 
 /* The reason a check failed, naming the buffers, their live ranges and
  * bytes (malloc'd; NULL when out of memory). */
-char *ab_describe_check(const struct ab_input *in, const struct ab_plan *plan,
+char *ab_describe_check(const struct ab_graph *g, const struct ab_problem *p,
+			const struct ab_plan *plan,
 			const struct ab_check_result *r, const char *check);
+
+/* The name of buffer i for messages (into buf, returned): its tensor's
+ * name in quotes when g is given, else the CSV's id (and name column), or
+ * "id N". */
+const char *ab_buffer_name(const struct ab_graph *g, const struct ab_problem *p,
+			   size_t i, char *buf, size_t len);
+
+/*
+ * The check of a tiered plan (check/tiers.c): one arena per tier, every
+ * arena_size <= its tier's capacity, and the arenas one after another
+ * (separate memories share no address).  -ENOSPC with the tier, its peak
+ * and capacity; -EINVAL for the layout.  Run after ab_check_plan.
+ */
+int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
+		   int n_tiers, struct ab_error *err);
+/* The same as a combinator's check (struct ab_combinator.check) over
+ * self, a struct ab_tier_set. */
+int ab_tiers_check_set(const void *self, const struct ab_plan *plan,
+		       struct ab_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/arenabench.h"
+#include "check/execute.h"
 
 static const char *const mode_names[] = {
 	[AB_EXEC_FULL] = "full",

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/arenabench.h"
+#include "check/validate.h"
 
 static const char *const verdict_names[] = {
 	[AB_PLAN_VALID] = "valid",

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
-#include "bench/tiers.h"
+#include "core/tiers.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -52,8 +52,22 @@ struct args {
 	size_t n_pos;
 	const char *runtime;
 	bool align_given, lifetimes_given, round_given, out_given;
-	struct ab_tier_set tiers; /* --tier; a->plan.tiers points here */
+	struct ab_tier_set tiers; /* --tier */
+	/* the tiers' combinator (planners/lib/tiers.h, check/check.h) over
+	   `tiers`: a->plan.combinator points here once a --tier is given */
+	struct ab_combinator tiering;
 };
+
+/* A --tier spec, "NAME" or "NAME:CAPACITY" (options.c, the parser users
+ * reach).  NAME is 1..31 of [a-z0-9_].  CAPACITY is a positive integer
+ * with an optional unit B, KiB, MiB or GiB (powers of 1024).  KB, MB, GB,
+ * K, M, G are rejected as ambiguous (1000 or 1024?); fractions ("1.5MiB")
+ * are rejected: write the bytes. */
+int cli_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err);
+/* Parses spec and appends it to tiers[0..*n_tiers) (room for
+ * AB_MAX_ARENAS), enforcing the list rules of ab_tiers_check_list. */
+int cli_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
+		 struct ab_error *err);
 
 /* The command named s (0 if none). */
 enum cli_cmd cli_command(const char *s);

@@ -47,6 +47,7 @@ int cmd_explain(struct args *a)
 	e.runtime = a->runtime;
 	e.load = a->load;
 	e.plan = a->plan;
+	e.tiers = a->plan.combinator ? &a->tiers : NULL;
 	e.plan.align = a->aligns[0];
 	e.align_given = a->align_given;
 	e.lifetimes_given = a->lifetimes_given;

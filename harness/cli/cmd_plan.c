@@ -172,7 +172,7 @@ int cmd_plan(struct args *a)
 		       row.stopped_by == AB_STOPPED_SIZE ? "size (the complete search was skipped: too many buffers)" : "none (finished)",
 		       row.best_bound_bytes, row.iterations);
 	if (row.tiered) {
-		/* tier t is arena t (harness/bench/tiers.h) */
+		/* tier t is arena t (planners/lib/tiers.h) */
 		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {
 			fprintf(so, "tier:         %s: peak %" PRIu64 " bytes",
 			       a->tiers.tier[i].name, plan.arena_size[i]);

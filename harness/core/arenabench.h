@@ -247,14 +247,6 @@ int ab_buffer_accesses(const struct ab_graph *g, const struct ab_problem *p,
 		       uint32_t **out, struct ab_error *err);
 int ab_problem_alloc(struct ab_problem *p, size_t n);
 
-/* minimalloc CSV: id,lower,upper,size[,alignment] (half-open [lower,upper)).
- * Import sets last = upper - 1 and rejects upper <= lower, negative values
- * and non-integers.  Columns are read by name. */
-int ab_problem_parse_csv(const char *text, size_t len, const char *path,
-			 struct ab_problem *out, struct ab_error *err);
-int ab_problem_load_csv(const char *path, struct ab_problem *out,
-			struct ab_error *err);
-
 /* The live curve: from time[k] on (until time[k+1]), bytes[k] raw bytes
  * in buffers[k] buffers are live.  Only times where something changes. */
 struct ab_live_profile {
@@ -325,103 +317,8 @@ void ab_plan_free(struct ab_plan *plan);
  * arenas, arena extents, peak and fixed_kept.  The search fields (stopped_by, optimal,
  * best_bound, iterations) stay as dst has them. */
 void ab_plan_copy(struct ab_plan *dst, const struct ab_plan *src);
-/* Writes minimalloc's solution format: id,lower,upper,size[,alignment],
- * offset[,arena] in problem order; upper = last + 1. */
-int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
-		      const struct ab_plan *plan);
 /* Single-arena helper: arena 0 at base 0, peak = max(offset + size). */
 void ab_plan_finish_single(struct ab_plan *plan, const struct ab_problem *p);
-
-/* -------------------------------------------------------------- validation */
-
-enum ab_verdict {
-	AB_PLAN_VALID,
-	AB_PLAN_OVERLAP,        /* a and b are live together and overlap */
-	AB_PLAN_MISALIGNED,     /* a's offset is not a multiple of its align */
-	AB_PLAN_OUTSIDE_ARENA,  /* a lies (partly) outside its arena */
-	AB_PLAN_BAD_ARENA,      /* a's arena index or an arena's extent is bad */
-	AB_PLAN_ABOVE_PEAK,     /* a ends above the plan's reported peak */
-	AB_PLAN_STOMP,          /* execution check: b overwrote a while live */
-	AB_PLAN_MOVED_FIXED,    /* a plan that keeps the fixed offsets put a
-				 * fixed buffer a elsewhere */
-	AB_PLAN_CHECK_FAILED,   /* the check itself could not run (memory) */
-};
-
-struct ab_check_result {
-	enum ab_verdict verdict;
-	size_t a, b;         /* buffer indices involved */
-	int32_t step;        /* execution check: step of detection, or -1 */
-	/* Execution check with a graph: the victim and culprit tensors (under
-	 * --inplace a buffer holds several), or -1. */
-	int32_t tensor_a, tensor_b;
-	/* Execution check with a graph, run to the end: a hash of the graph
-	 * outputs' verified contents (their stream seeds) in tensor-index
-	 * order: two orders of one graph that compute the same outputs give
-	 * the same digest.  0 when not computed. */
-	uint64_t outputs_digest;
-};
-
-const char *ab_verdict_name(enum ab_verdict v);
-
-/* The geometric check: an O(n log n) sweep over time with the live
- * buffers ordered by address.  Returns the verdict (also in *res). */
-enum ab_verdict ab_validate_plan(const struct ab_problem *p,
-				 const struct ab_plan *plan, uint32_t align,
-				 struct ab_check_result *res);
-
-enum ab_exec_mode {
-	AB_EXEC_FULL,    /* every byte written and verified */
-	AB_EXEC_SAMPLED, /* first/last word and one word per 4 KiB */
-	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
-};
-const char *ab_exec_mode_name(enum ab_exec_mode m);
-
-/* Above these, the execution check samples. */
-#define AB_EXEC_FULL_MAX_BUFFERS 100000
-#define AB_EXEC_FULL_MAX_BYTES (128ull << 20)
-#define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
-
-/*
- * The execution check: allocate an arena of the plan's peak and run the
- * schedule.  Each tensor's content is a pseudo-random stream seeded from
- * its producer and the seeds of the producer's inputs.  With a graph, what
- * must survive comes from the graph's declarations and operator order, not
- * from the problem's intervals (the problem only says where each tensor
- * is): tensors no operator writes (graph inputs, vars, outputs passed
- * through or left to the runtime, tensors the runtime provides) are written
- * first and verified; at step k the op's inputs are verified, its outputs
- * and scratch written, then inputs, outputs and scratch verified again;
- * graph outputs (the role, whatever the kind), vars and, under the tflite
- * rule (p->lifetimes), graph inputs are verified at the end.  A stomp is thus seen at the
- * victim's next read at the latest, and is attributed to the write that
- * hit it.  Tensors share buffers as p->tensor_buffer says; an input that
- * shares a buffer with an output of the same AB_OP_ELEMENTWISE op is
- * overwritten in place, so it is not verified after that op's writes (a
- * later read of it fails).  Without a graph (a CSV problem) every distinct
- * time is a step: buffers are written at their first time and verified
- * then and at their last.  `force` selects a mode; NULL = full unless large.
- */
-enum ab_verdict ab_execute_plan(const struct ab_graph *g,
-				const struct ab_problem *p,
-				const struct ab_plan *plan,
-				const enum ab_exec_mode *force,
-				enum ab_exec_mode *mode,
-				struct ab_check_result *res);
-
-/* The same, reusing the caller's arena memory (*mem of *cap bytes, grown
- * as needed, freed by the caller) to save page faults across many checks.
- * Safe because a check only ever reads bytes it wrote in the same run. */
-struct ab_exec_memory {
-	uint8_t *mem;
-	size_t cap;
-};
-enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
-				      const struct ab_problem *p,
-				      const struct ab_plan *plan,
-				      const enum ab_exec_mode *force,
-				      enum ab_exec_mode *mode,
-				      struct ab_check_result *res,
-				      struct ab_exec_memory *memory);
 
 /* ---------------------------------------------------------------- planners */
 
@@ -459,10 +356,10 @@ struct ab_plan_options {
 	uint64_t budget;           /* iterations/nodes; 0 = planner default */
 	double safety_seconds;     /* wall-clock safety stop; 0 = none */
 	int phases;                /* multi_arena_phase: target phases; 0 = auto */
-	/* Memory tiers (harness/bench/tiers.h): the harness plans across them with
-	 * the planner (ab_run_planner); planners themselves ignore it.  NULL or
-	 * no tiers = one arena. */
-	const struct ab_tier_set *tiers;
+	/* A combinator to plan with the planner (below: the memory tiers),
+	 * run by the harness in the planner's place; planners themselves
+	 * ignore it.  NULL = the planner alone. */
+	const struct ab_combinator *combinator;
 	/* Progress of long searches (NULL: none); the caller prints. */
 	void (*progress)(void *user, const struct ab_progress *pr);
 	void *progress_user;
@@ -499,6 +396,37 @@ struct ab_planner {
 	const void *context;
 };
 
+/*
+ * A planner combinator plans with a planner rather than by itself: it runs
+ * pl on parts of p and lays the parts out, one arena each (the one today:
+ * memory tiers, planners/lib/tiers.h, configured by core/tiers.h's struct
+ * ab_tier_set).  When ab_plan_options.combinator is set, the harness runs
+ * it in the planner's place, checks its plan with both plan checks and
+ * then with its own `check`, and writes its text in the row.  The command
+ * line sets it up.
+ */
+struct ab_combined {
+	uint64_t peak[AB_MAX_ARENAS]; /* each part's peak (= arena_size) */
+	uint64_t spilled_bytes;       /* raw bytes outside part 0 */
+};
+struct ab_combinator {
+	const char *name; /* "tier": its check's messages say "tier check: " */
+	const void *self; /* its configuration */
+	/* Like a planner's plan, given the planner and each buffer's reads +
+	 * writes (NULL: 1 each); fills *res.  0 or -errno, err says why. */
+	int (*plan)(const void *self, const struct ab_planner *pl,
+		    const struct ab_problem *p, const uint32_t *accesses,
+		    const struct ab_plan_options *o, struct ab_plan *out,
+		    struct ab_combined *res, struct ab_error *err);
+	/* The check of a finished plan against the parts' limits. */
+	int (*check)(const void *self, const struct ab_plan *plan,
+		     struct ab_error *err);
+	/* The row's text (malloc'd; NULL when out of memory): the options
+	 * column's part, and each part's result. */
+	char *(*options_text)(const void *self);
+	char *(*parts_text)(const void *self, const struct ab_combined *res);
+};
+
 /* The registry is generated from planners/ *.c by the Makefile. */
 size_t ab_planner_count(void);
 const struct ab_planner *ab_planner_at(size_t i);
@@ -524,6 +452,10 @@ struct ab_key_index {
  * most 11 bits (8 below 65536 items; a 20-bit time takes 2 passes),
  * digits equal in every key skipped.  Below 64 items, insertion sort. */
 int ab_sort_key_index(struct ab_key_index *a, size_t n);
+/* Stable sort of order[0..m) by key[order[j]] ascending (key per buffer). */
+int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
+/* order[] = every buffer by first use ascending, then index. */
+int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
 
 /* ----------------------------------------------------------------- memory */
 

@@ -88,3 +88,38 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n)
 	free(count);
 	return 0;
 }
+
+int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key)
+{
+	struct ab_key_index *ki = malloc((m ? m : 1) * sizeof(*ki));
+	int rc;
+
+	if (!ki)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++) {
+		ki[j].key = key[order[j]];
+		ki[j].index = order[j];
+	}
+	rc = ab_sort_key_index(ki, m);
+	if (!rc)
+		for (size_t j = 0; j < m; j++)
+			order[j] = ki[j].index;
+	free(ki);
+	return rc;
+}
+
+int ab_order_first_use(const struct ab_problem *p, uint32_t *order)
+{
+	uint64_t *key = malloc((p->n ? p->n : 1) * sizeof(*key));
+	int rc;
+
+	if (!key)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++) {
+		order[i] = (uint32_t)i;
+		key[i] = (uint64_t)p->buf[i].first;
+	}
+	rc = ab_order_stable_by(order, p->n, key);
+	free(key);
+	return rc;
+}

@@ -9,6 +9,7 @@
 #include "core/arenabench.h"
 #include "import/expand.h"
 #include "import/graph_text.h"
+#include "import/problem_csv.h"
 
 /* Distinct times of a CSV problem (first and last uses): its
  * "operators".  A bitmap over the steps when they number at most 64 per
@@ -344,21 +345,4 @@ void ab_input_free(struct ab_input *in)
 	if (in->is_tflite)
 		ab_tflite_info_free(&in->tflite);
 	memset(in, 0, sizeof(*in));
-}
-
-const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
-				 char *buf, size_t len)
-{
-	const struct ab_problem *p = &in->problem;
-
-	if (in->has_graph && p->tensor[i] >= 0 &&
-	    (size_t)p->tensor[i] < in->graph.n_tensors)
-		snprintf(buf, len, "'%s'", in->graph.tensors[p->tensor[i]].name);
-	else if (p->label && p->csv_name && p->csv_name[i] && *p->csv_name[i])
-		snprintf(buf, len, "id %s '%s'", p->label[i], p->csv_name[i]);
-	else if (p->label)
-		snprintf(buf, len, "id %s", p->label[i]);
-	else
-		snprintf(buf, len, "id %" PRId64, p->id[i]);
-	return buf;
 }

@@ -70,8 +70,11 @@ typedef int (*ab_onnx_loader_fn)(const char *path,
 				 struct ab_graph *out, struct ab_onnx_info *info,
 				 struct ab_error *err);
 void ab_input_set_onnx_loader(ab_onnx_loader_fn fn);
-/* The name of buffer i for messages: tensor name, or "id N". */
-const char *ab_input_buffer_name(const struct ab_input *in, size_t i,
-				 char *buf, size_t len);
+
+/* The input's graph, or NULL for a CSV problem (what the checks take). */
+static inline const struct ab_graph *ab_input_graph(const struct ab_input *in)
+{
+	return in->has_graph ? &in->graph : NULL;
+}
 
 #endif

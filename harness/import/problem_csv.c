@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/arenabench.h"
+#include "import/problem_csv.h"
 #include "core/strmap.h"
 #include "core/textio.h"
 

@@ -1090,36 +1090,6 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 	return rc;
 }
 
-int ab_tflite_add_dim(struct ab_tflite_options *opt, const char *arg,
-		      struct ab_error *err)
-{
-	const char *eq = strrchr(arg, '=');
-	char *end;
-	long long v;
-	size_t n;
-
-	if (!eq || eq == arg)
-		return ab_fail(err, -EINVAL, "--dim '%s': expected NAME=VALUE (a tensor name or dN for axis N)",
-			       arg);
-	n = (size_t)(eq - arg);
-	if (n >= sizeof(opt->dims[0].name))
-		return ab_fail(err, -EINVAL, "--dim '%s': NAME is longer than %zu bytes",
-			       arg, sizeof(opt->dims[0].name) - 1);
-	errno = 0;
-	v = strtoll(eq + 1, &end, 10);
-	if (errno || end == eq + 1 || *end || v < 0)
-		return ab_fail(err, -EINVAL, "--dim '%s': VALUE must be a whole number >= 0",
-			       arg);
-	if (opt->n_dims >= AB_TFLITE_MAX_DIMS)
-		return ab_fail(err, -E2BIG, "--dim '%s': at most %d overrides",
-			       arg, AB_TFLITE_MAX_DIMS);
-	memcpy(opt->dims[opt->n_dims].name, arg, n);
-	opt->dims[opt->n_dims].name[n] = 0;
-	opt->dims[opt->n_dims].value = v;
-	opt->n_dims++;
-	return 0;
-}
-
 void ab_tflite_info_free(struct ab_tflite_info *info)
 {
 	if (!info)

@@ -69,11 +69,6 @@ int ab_tflite_parse(const uint8_t *data, size_t len, const char *path,
 int ab_tflite_load(const char *path, const struct ab_tflite_options *opt,
 		   struct ab_graph *out, struct ab_tflite_info *info,
 		   struct ab_error *err);
-
-/* Adds one --dim override from "NAME=VALUE" (VALUE >= 0) to opt. */
-int ab_tflite_add_dim(struct ab_tflite_options *opt, const char *arg,
-		      struct ab_error *err);
-
 /* Builtin operator name by BuiltinOperator code, or NULL if unknown. */
 const char *ab_tflite_builtin_name(int32_t code);
 

@@ -15,8 +15,6 @@
 #include "bench/run.h"
 #include "check/check.h"
 #include "core/sort.h"
-#include "lib/placement.h"
-#include "bench/tiers.h"
 
 #define FULL_CHECK_BYTES (8ull << 20)
 
@@ -281,7 +279,7 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 	r->align = o->align;
 	r->exec_reused = false;
 	if (k >= n_pl) {
-		r->planner = &ab_planner_offline;
+		r->planner = ab_planner_find("offline");
 		rc = ab_offline_plan_and_check(&x->in, o, mode, plan, &r->row,
 					       &st);
 		if (o->align == x->align)
@@ -306,7 +304,7 @@ static int plan_one(struct ab_explanation *x, size_t k, size_t n_pl,
 			return 0;
 		}
 	}
-	rc = ab_check_plan(&x->in, plan, o->align, mode, cache, &r->row.check);
+	rc = ab_check_plan(ab_input_graph(&x->in), &x->in.problem, plan, o->align, mode, cache, &r->row.check);
 	r->exec_reused = r->row.check.valid && r->row.check.exec_cached;
 	add_time(x, AB_EXPLAIN_T_CHECKS, t1, now());
 	return rc;
@@ -403,7 +401,7 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	x->round_given = a->round_given;
 	x->load_inplace = a->load.problem.inplace;
 	x->reorder_method = a->load.reorder.method;
-	x->tiers = a->plan.tiers && a->plan.tiers->n ? a->plan.tiers : NULL;
+	x->tiers = a->tiers && a->tiers->n ? a->tiers : NULL;
 	rc = ab_pick_planners(a->planners, a->cost, &pl, &n_pl, err);
 	if (rc)
 		return rc;

@@ -15,6 +15,7 @@
 
 #include "bench/run.h"
 #include "report/offline.h"
+#include "core/tiers.h"
 
 /* What the command line hands over.  `load` and `plan.align` already carry the
  * runtime's conventions with any explicit option applied over them
@@ -24,6 +25,7 @@ struct ab_explain_args {
 	const char *runtime;          /* "tflite" or "tflm" */
 	struct ab_load_options load;
 	struct ab_plan_options plan;  /* plan.align: the alignment in use */
+	const struct ab_tier_set *tiers; /* --tier (plan.combinator runs them), or NULL */
 	bool align_given, lifetimes_given, round_given;
 	const char *planners;         /* comma list; NULL = by cost class */
 	const char *cost;             /* fast (NULL) | budgeted | all */

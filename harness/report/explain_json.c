@@ -9,7 +9,7 @@
 
 #include "report/explain.h"
 #include "report/explain_format.h"
-#include "bench/tiers.h"
+#include "core/tiers.h"
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0. */
 static size_t utf8_len(const unsigned char *s)

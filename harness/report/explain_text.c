@@ -10,7 +10,7 @@
 
 #include "report/explain.h"
 #include "report/explain_format.h"
-#include "bench/tiers.h"
+#include "core/tiers.h"
 
 #define DEFAULT_ROWS 48
 #define DEFAULT_WIDTH 64

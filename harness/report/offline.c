@@ -17,6 +17,7 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 		    struct ab_plan *plan, struct ab_offline_stats *st)
 {
 	const struct ab_problem *p = &in->problem;
+	const struct ab_planner *offline = ab_planner_find("offline");
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -28,8 +29,10 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 		st->split_tensor[1] = in->fixed_split_tensor[1];
 		return -EINVAL;
 	}
+	if (!offline)
+		return -ENOENT;
 	ab_plan_reset(plan);
-	rc = ab_planner_offline.plan(p, o, plan);
+	rc = offline->plan(p, o, plan);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < p->n; i++) {
@@ -52,7 +55,7 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 {
 	int rc = ab_offline_plan(in, o, plan, st);
 
-	row->planner = &ab_planner_offline;
+	row->planner = ab_planner_find("offline");
 	row->check.valid = false;
 	row->check.exec_mode = AB_EXEC_SKIPPED;
 	if (rc == -EINVAL && st->split_tensor[0] >= 0) {
@@ -75,5 +78,5 @@ int ab_offline_plan_and_check(const struct ab_input *in,
 	row->best_bound_bytes = row->lower_bound_bytes;
 	row->optimal = plan->peak == row->lower_bound_bytes ? AB_OPTIMAL_YES
 							    : AB_OPTIMAL_UNKNOWN;
-	return ab_check_plan(in, plan, 1, mode, NULL, &row->check);
+	return ab_check_plan(ab_input_graph(in), &in->problem, plan, 1, mode, NULL, &row->check);
 }

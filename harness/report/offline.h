@@ -1,7 +1,7 @@
 /*
  * The offline plan of a .tflite model, as explain shows it: the registered
- * `offline` planner (planners/offline.c) run on the problem, whose fixed
- * offsets are the model's OfflineMemoryAllocation metadata (import puts
+ * `offline` planner (reached through the registry, by name) run on the
+ * problem, whose fixed offsets are the model's OfflineMemoryAllocation metadata (import puts
  * them there), and counted: buffers the model places, buffers it leaves
  * to the runtime (-1, placed by first fit), fixed offsets that are not
  * multiples of the alignment in use (kept as given; the geometric check
@@ -22,9 +22,6 @@ struct ab_offline_stats {
 	int64_t split_tensor[2];
 };
 
-/* The registered planner (planners/offline.c). */
-extern const struct ab_planner ab_planner_offline;
-
 /* True when `in` is a .tflite model with an offline plan. */
 bool ab_offline_available(const struct ab_input *in);
 
@@ -36,7 +33,7 @@ int ab_offline_plan(const struct ab_input *in, const struct ab_plan_options *o,
 
 /* ab_plan_and_check for the offline plan: plan, geometric check (at align
  * 1, see above), execution check (mode NULL = full unless large); fills
- * row's outcome fields (row->planner = &ab_planner_offline).
+ * row's outcome fields (row->planner = the registry's `offline`).
  * row->lower_bound_bytes must be set. */
 int ab_offline_plan_and_check(const struct ab_input *in,
 			      const struct ab_plan_options *o,

@@ -3,6 +3,7 @@
 
 #include "report/plan_files.h"
 #include "core/textio.h"
+#include "import/problem_csv.h"
 
 int ab_write_live_file(const char *path, const struct ab_problem *p,
 		       struct ab_error *err)

@@ -899,13 +899,11 @@ static inline bool has_bit(const uint64_t *bits, int32_t v)
 	return bits[v >> 6] >> (v & 63) & 1;
 }
 
+/* The finaliser of v x gamma + "reor": ab_mix64 at (v - 1) x gamma +
+ * "reor" (it adds the gamma itself). */
 static uint64_t zobrist(int32_t v)
 {
-	uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ull + 0x72656f72ull;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return ab_mix64(((uint64_t)v - 1) * 0x9e3779b97f4a7c15ull + 0x72656f72ull);
 }
 
 /* Do children a and b stand for the same set of ops? */

@@ -28,10 +28,8 @@
 /* order[] = buffer indices sorted by size descending, then first use, then
  * index (the size_first_fit order).  Returns 0 or -ENOMEM. */
 int ab_order_size_desc(const struct ab_problem *p, uint32_t *order);
-/* By first use ascending, then index. */
-int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
-/* Stable sort of order[0..m) by key[order[j]] ascending (key per buffer). */
-int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
+/* By first use: ab_order_first_use, and ab_order_stable_by for any key
+ * (core/arenabench.h). */
 
 /* Number of entries of the ascending array a[0..n) that are <= x. */
 static inline size_t ab_count_le_i32(const int32_t *a, size_t n, int32_t x)

@@ -7,13 +7,14 @@ void ab_rng_seed(struct ab_rng *r, uint64_t seed)
 	r->s = seed ^ 0x9e3779b97f4a7c15ull;
 }
 
+/* splitmix64: the state steps by the golden gamma, ab_mix64 is the step
+ * and the finaliser at once. */
 uint64_t ab_rng_next(struct ab_rng *r)
 {
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	uint64_t z = ab_mix64(r->s);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	r->s += 0x9e3779b97f4a7c15ull;
+	return z;
 }
 
 uint64_t ab_rng_below(struct ab_rng *r, uint64_t n)

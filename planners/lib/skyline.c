@@ -31,7 +31,7 @@
  * no skyline plan fits below C, and it stops (this proves nothing about
  * plans that use holes).
  * Complexity: a node costs O(log T + buffers starting at a + buffers
- * ending at b - 1) (two segment trees with lazy range add; T <= 2n: the
+ * ending at b - 1) (two range trees, range_tree.h; T <= 2n: the
  * steps are renumbered to the points where lifetimes start or end); a
  * restart O(T log T) to reset.
  * Measured (docs/planners.md): on fresh tilings it finds the optimum of
@@ -47,177 +47,12 @@
 #include <string.h>
 
 #include "lib/placement.h"
+#include "lib/range_tree.h"
 #include "lib/rng_clock.h"
 
 #define INF_BYTES UINT64_MAX
 #define RAISE UINT32_MAX
 #define RESTART_NODES_PER_BUFFER 2
-
-/* Range add, min and max over steps [0, n). */
-struct seg {
-	size_t n;
-	uint64_t *mn, *mx, *lz;
-};
-
-static int seg_init(struct seg *s, size_t n)
-{
-	s->n = n;
-	s->mn = calloc(4 * n + 4, sizeof(*s->mn));
-	s->mx = calloc(4 * n + 4, sizeof(*s->mx));
-	s->lz = calloc(4 * n + 4, sizeof(*s->lz));
-	return s->mn && s->mx && s->lz ? 0 : -ENOMEM;
-}
-
-static void seg_free(struct seg *s)
-{
-	free(s->mn);
-	free(s->mx);
-	free(s->lz);
-}
-
-static void seg_clear(struct seg *s)
-{
-	memset(s->mn, 0, (4 * s->n + 4) * sizeof(*s->mn));
-	memset(s->mx, 0, (4 * s->n + 4) * sizeof(*s->mx));
-	memset(s->lz, 0, (4 * s->n + 4) * sizeof(*s->lz));
-}
-
-static void seg_push(struct seg *s, size_t v)
-{
-	for (size_t c = 2 * v; c <= 2 * v + 1; c++) {
-		s->mn[c] += s->lz[v]; /* modular: undo adds the negation */
-		s->mx[c] += s->lz[v];
-		s->lz[c] += s->lz[v];
-	}
-	s->lz[v] = 0;
-}
-
-static void seg_add_at(struct seg *s, size_t v, size_t l, size_t r,
-		       size_t a, size_t b, uint64_t d)
-{
-	if (b < l || r < a)
-		return;
-	if (a <= l && r <= b) {
-		s->mn[v] += d;
-		s->mx[v] += d;
-		s->lz[v] += d;
-		return;
-	}
-	seg_push(s, v);
-	seg_add_at(s, 2 * v, l, (l + r) / 2, a, b, d);
-	seg_add_at(s, 2 * v + 1, (l + r) / 2 + 1, r, a, b, d);
-	s->mn[v] = s->mn[2 * v] < s->mn[2 * v + 1] ? s->mn[2 * v] : s->mn[2 * v + 1];
-	s->mx[v] = s->mx[2 * v] > s->mx[2 * v + 1] ? s->mx[2 * v] : s->mx[2 * v + 1];
-}
-
-/* Adds d (modulo 2^64) to steps [a, b]. */
-static void seg_add(struct seg *s, size_t a, size_t b, uint64_t d)
-{
-	seg_add_at(s, 1, 0, s->n - 1, a, b, d);
-}
-
-/* The minimum and its leftmost step. */
-static uint64_t seg_leftmost_min(struct seg *s, size_t *at)
-{
-	size_t v = 1, l = 0, r = s->n - 1;
-
-	while (l < r) {
-		seg_push(s, v);
-		if (s->mn[2 * v] == s->mn[v]) {
-			v = 2 * v;
-			r = (l + r) / 2;
-		} else {
-			v = 2 * v + 1;
-			l = (l + r) / 2 + 1;
-		}
-	}
-	*at = l;
-	return s->mn[v];
-}
-
-/* The first step >= from whose value is above h, or n. */
-static size_t seg_first_above_at(struct seg *s, size_t v, size_t l, size_t r,
-				 size_t from, uint64_t h)
-{
-	size_t k;
-
-	if (r < from || s->mx[v] <= h)
-		return s->n;
-	if (l == r)
-		return l;
-	seg_push(s, v);
-	k = seg_first_above_at(s, 2 * v, l, (l + r) / 2, from, h);
-	if (k < s->n)
-		return k;
-	return seg_first_above_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
-}
-
-/* The first step >= from whose value differs from v, or n. */
-static size_t seg_next_diff_at(struct seg *s, size_t v, size_t l, size_t r,
-			       size_t from, uint64_t h)
-{
-	size_t k;
-
-	if (r < from || (s->mn[v] == h && s->mx[v] == h))
-		return s->n;
-	if (l == r)
-		return l;
-	seg_push(s, v);
-	k = seg_next_diff_at(s, 2 * v, l, (l + r) / 2, from, h);
-	if (k < s->n)
-		return k;
-	return seg_next_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
-}
-
-/* The last step <= to whose value differs from v, or n. */
-static size_t seg_prev_diff_at(struct seg *s, size_t v, size_t l, size_t r,
-			       size_t to, uint64_t h)
-{
-	size_t k;
-
-	if (l > to || (s->mn[v] == h && s->mx[v] == h))
-		return s->n;
-	if (l == r)
-		return l;
-	seg_push(s, v);
-	k = seg_prev_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, to, h);
-	if (k < s->n)
-		return k;
-	return seg_prev_diff_at(s, 2 * v, l, (l + r) / 2, to, h);
-}
-
-/* The maximum over steps [a, b]. */
-static uint64_t seg_max_at(struct seg *s, size_t v, size_t l, size_t r,
-			   size_t a, size_t b)
-{
-	uint64_t x, y;
-
-	if (b < l || r < a)
-		return 0;
-	if (a <= l && r <= b)
-		return s->mx[v];
-	seg_push(s, v);
-	x = seg_max_at(s, 2 * v, l, (l + r) / 2, a, b);
-	y = seg_max_at(s, 2 * v + 1, (l + r) / 2 + 1, r, a, b);
-	return x > y ? x : y;
-}
-
-static uint64_t seg_get(struct seg *s, size_t at)
-{
-	size_t v = 1, l = 0, r = s->n - 1;
-
-	while (l < r) {
-		seg_push(s, v);
-		if (at <= (l + r) / 2) {
-			v = 2 * v;
-			r = (l + r) / 2;
-		} else {
-			v = 2 * v + 1;
-			l = (l + r) / 2 + 1;
-		}
-	}
-	return s->mn[v];
-}
 
 /* One decision of the search, with the change it made (to undo). */
 struct frame {
@@ -238,8 +73,8 @@ struct sky {
 	uint64_t *align, *key, *off;
 	uint8_t *placed;
 	size_t n_placed;
-	struct seg top;            /* skyline per step */
-	struct seg need;           /* skyline + unplaced live bytes */
+	struct ab_range_tree top;            /* skyline per step */
+	struct ab_range_tree need;           /* skyline + unplaced live bytes */
 	uint64_t *live;            /* live bytes per step */
 	uint32_t *cand;
 	size_t n_cand, cap_cand;
@@ -295,11 +130,11 @@ static void reset(struct sky *s)
 		if (!s->cb[i].size)
 			s->placed[i] = 1; /* never searched; offset 0 */
 	s->n_placed = 0;
-	seg_clear(&s->top);
-	seg_clear(&s->need);
+	ab_range_tree_clear(&s->top);
+	ab_range_tree_clear(&s->need);
 	for (size_t t = 0; t < s->steps; t++)
 		if (s->live[t])
-			seg_add(&s->need, t, t, s->live[t]);
+			ab_range_add(&s->need, t, t, s->live[t]);
 	s->n_cand = 0;
 	s->n_fr = 0;
 }
@@ -315,17 +150,17 @@ static bool apply(struct sky *s, struct frame *f, uint32_t c)
 	if (c == RAISE) {
 		uint64_t d = f->raise_to - f->h;
 
-		seg_add(&s->top, f->a, f->b - 1, d);
-		seg_add(&s->need, f->a, f->b - 1, d);
+		ab_range_add(&s->top, f->a, f->b - 1, d);
+		ab_range_add(&s->need, f->a, f->b - 1, d);
 	} else {
 		uint64_t at = ab_align_up(f->h, s->align[c]);
 
 		s->off[c] = at;
 		s->placed[c] = 1;
 		s->n_placed++;
-		seg_add(&s->top, (size_t)B[c].first, (size_t)B[c].last,
+		ab_range_add(&s->top, (size_t)B[c].first, (size_t)B[c].last,
 			at + B[c].size - f->h);
-		seg_add(&s->need, (size_t)B[c].first, (size_t)B[c].last,
+		ab_range_add(&s->need, (size_t)B[c].first, (size_t)B[c].last,
 			at - f->h);
 	}
 	if (s->need.mx[1] > s->cap)
@@ -346,16 +181,16 @@ static void undo(struct sky *s, struct frame *f)
 	if (c == RAISE) {
 		uint64_t d = f->raise_to - f->h;
 
-		seg_add(&s->top, f->a, f->b - 1, 0 - d);
-		seg_add(&s->need, f->a, f->b - 1, 0 - d);
+		ab_range_add(&s->top, f->a, f->b - 1, 0 - d);
+		ab_range_add(&s->need, f->a, f->b - 1, 0 - d);
 	} else {
 		uint64_t at = s->off[c];
 
 		s->placed[c] = 0;
 		s->n_placed--;
-		seg_add(&s->top, (size_t)B[c].first, (size_t)B[c].last,
+		ab_range_add(&s->top, (size_t)B[c].first, (size_t)B[c].last,
 			0 - (at + B[c].size - f->h));
-		seg_add(&s->need, (size_t)B[c].first, (size_t)B[c].last,
+		ab_range_add(&s->need, (size_t)B[c].first, (size_t)B[c].last,
 			0 - (at - f->h));
 	}
 }
@@ -376,19 +211,19 @@ static void undo(struct sky *s, struct frame *f)
 static bool run_has_fillers(struct sky *s, size_t t)
 {
 	const struct ab_buffer *B = s->cb;
-	uint64_t h = seg_get(&s->top, t), left = INF_BYTES, right = INF_BYTES;
-	size_t a = t ? seg_prev_diff_at(&s->top, 1, 0, s->steps - 1, t - 1, h)
+	uint64_t h = ab_range_get(&s->top, t), left = INF_BYTES, right = INF_BYTES;
+	size_t a = t ? ab_range_prev_diff(&s->top, t - 1, h)
 		     : s->steps;
-	size_t b = seg_next_diff_at(&s->top, 1, 0, s->steps - 1, t + 1, h);
+	size_t b = ab_range_next_diff(&s->top, t + 1, h);
 	bool ok;
 
 	a = a == s->steps ? 0 : a + 1;
 	if (a)
-		left = seg_get(&s->top, a - 1);
+		left = ab_range_get(&s->top, a - 1);
 	if (b < s->steps)
-		right = seg_get(&s->top, b);
-	if (left > h && seg_get(&s->need, a) > h &&
-	    s->cap - seg_max_at(&s->need, 1, 0, s->steps - 1, a, b - 1) < s->g) {
+		right = ab_range_get(&s->top, b);
+	if (left > h && ab_range_get(&s->need, a) > h &&
+	    s->cap - ab_range_max(&s->need, a, b - 1) < s->g) {
 		ok = false;
 		for (uint32_t k = s->bstart[a]; k < s->bstart[a + 1] && !ok; k++) {
 			uint32_t i = s->bucket[k];
@@ -400,8 +235,8 @@ static bool run_has_fillers(struct sky *s, size_t t)
 		if (!ok)
 			return false;
 	}
-	if (right > h && seg_get(&s->need, b - 1) > h &&
-	    s->cap - seg_get(&s->need, b - 1) < s->g) {
+	if (right > h && ab_range_get(&s->need, b - 1) > h &&
+	    s->cap - ab_range_get(&s->need, b - 1) < s->g) {
 		ok = false;
 		for (uint32_t k = s->estart[b - 1]; k < s->estart[b] && !ok; k++) {
 			uint32_t i = s->ending[k];
@@ -432,18 +267,18 @@ static int expand(struct sky *s)
 	const struct ab_buffer *B = s->cb;
 	struct frame *f = &s->fr[s->n_fr++];
 	size_t a, b, from;
-	uint64_t h = seg_leftmost_min(&s->top, &a), left, right;
+	uint64_t h = ab_range_leftmost_min(&s->top, &a), left, right;
 	int rc;
 
-	b = seg_first_above_at(&s->top, 1, 0, s->steps - 1, a + 1, h);
+	b = ab_range_first_above(&s->top, a + 1, h);
 	f->a = a;
 	f->b = b;
 	f->h = h;
 	f->did = (uint32_t)s->n;
 	f->c0 = s->n_cand;
 	f->next = 0;
-	left = a ? seg_get(&s->top, a - 1) : INF_BYTES;
-	right = b < s->steps ? seg_get(&s->top, b) : INF_BYTES;
+	left = a ? ab_range_get(&s->top, a - 1) : INF_BYTES;
+	right = b < s->steps ? ab_range_get(&s->top, b) : INF_BYTES;
 	f->raise_to = left < right ? left : right;
 	/* where the candidates start: a, or if the whole skyline is flat and
 	 * nothing starts at a, the first step with an unplaced buffer */
@@ -595,8 +430,8 @@ static int setup(struct sky *s, const struct ab_problem *p,
 	fill = calloc(s->steps + 1, sizeof(*fill));
 	if (!s->bstart || !s->estart || !s->bucket || !s->ending ||
 	    !s->align || !s->key || !s->off || !s->placed || !s->live ||
-	    !s->fr || !fill || seg_init(&s->top, s->steps) ||
-	    seg_init(&s->need, s->steps)) {
+	    !s->fr || !fill || ab_range_tree_init(&s->top, s->steps) ||
+	    ab_range_tree_init(&s->need, s->steps)) {
 		free(fill);
 		return -ENOMEM;
 	}
@@ -640,8 +475,8 @@ static void teardown(struct sky *s)
 	free(s->live);
 	free(s->fr);
 	free(s->cand);
-	seg_free(&s->top);
-	seg_free(&s->need);
+	ab_range_tree_free(&s->top);
+	ab_range_tree_free(&s->need);
 }
 
 int ab_skyline_fit(const struct ab_problem *p,

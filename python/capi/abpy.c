@@ -81,10 +81,20 @@ static int add_dims(struct ab_load_options *lo, const char *dims,
 		memcpy(line, dims, k);
 		line[k] = 0;
 		if (k) {
-			int rc = ab_tflite_add_dim(&lo->tflite, line, err);
+			/* the command line's --dim rule (cli/options.c) */
+			struct ab_tflite_dim *d;
+			char *eq = strchr(line, '='), *end;
+			long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
 
-			if (rc)
-				return rc;
+			if (!eq || eq == line || (size_t)(eq - line) >= sizeof(d->name) ||
+			    lo->tflite.n_dims == AB_TFLITE_MAX_DIMS || !eq[1] || *end ||
+			    v < 0 || v > INT32_MAX)
+				return ab_fail(err, -EINVAL, "dims: expected NAME=VALUE (at most %d, VALUE a whole number up to %d), got '%s'",
+					       AB_TFLITE_MAX_DIMS, INT32_MAX, line);
+			d = &lo->tflite.dims[lo->tflite.n_dims++];
+			memcpy(d->name, line, (size_t)(eq - line));
+			d->name[eq - line] = 0;
+			d->value = v;
 		}
 		dims += k + (dims[k] == '\n');
 	}
@@ -224,7 +234,7 @@ size_t abpy_steps(const struct ab_input *in)
 void abpy_buffer_name(const struct ab_input *in, size_t i, char *buf,
 		      size_t len)
 {
-	ab_input_buffer_name(in, i, buf, len);
+	ab_buffer_name(in->has_graph ? &in->graph : NULL, &in->problem, i, buf, len);
 }
 
 /* -------------------------------------------------------------- planners */
@@ -449,7 +459,7 @@ int abpy_check(const struct ab_input *in, const uint64_t *offsets,
 		info->a = v == AB_PLAN_CHECK_FAILED ? -1 : (int64_t)res.a;
 		info->b = v == AB_PLAN_OVERLAP || v == AB_PLAN_STOMP ? (int64_t)res.b : -1;
 		info->step = info->geometric ? -1 : res.step;
-		*message = ab_describe_check(in, &plan, &res, which);
+		*message = ab_describe_check(g, &in->problem, &plan, &res, which);
 		if (!*message) {
 			ab_plan_free(&plan);
 			return ab_fail(err, -ENOMEM, "%s: out of memory", in->path);

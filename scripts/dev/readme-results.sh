@@ -8,7 +8,8 @@
 # (times and slopes at 10^6 buffers), results (the findings), explain (an
 # excerpt of `explain` on TFLite Micro's person-detection model, run with
 # the built binary), explain-full (its whole output, the timing line
-# masked; docs/explain.md).  Any file with such markers can be checked.  The numbers are the paper's (paper/gen/paper-numbers.sh
+# masked; docs/explain.md), test-times (make test's and make test-long's
+# recorded times, results/reference/test-times-*.tsv).  Any file with such markers can be checked.  The numbers are the paper's (paper/gen/paper-numbers.sh
 # on the reference, at alignment 1) and scripts/lib/common.awk's.
 #   --check  (default) exit 1 with a diff when README differs from what
 #            this script writes (make test runs it: a stale number fails)
@@ -79,6 +80,26 @@ gen_block() {
 		' "$tmp/explain.txt"
 		echo '```'
 		;;
+	test-times)
+		# make test's and make test-long's time from a recorded run of
+		# each (scripts/run-tests.sh writes them; copied into reference/).
+		for tier in fast long; do
+			f=$ref/test-times-$tier.tsv
+			[ -f "$f" ] || { say "no $f"; return 1; }
+		done
+		awk -F'\t' '
+			function mmss(s) { return sprintf("%d min %02d s", s / 60, s % 60) }
+			FNR == 1 { tier = (FILENAME ~ /fast/) ? "fast" : "long"; split($0, h, ": "); rev[tier] = h[2] }
+			FNR == 2 { sub(/^# machine: /, ""); machine[tier] = $0 }
+			/^#/ || $1 == "step" { next }
+			{ total[tier] += $2; if ($2 > top[tier]) { top[tier] = $2; slow[tier] = $1 } }
+			END {
+				printf "Recorded runs (`results/reference/test-times-fast.tsv` and `-long.tsv`):\n\n"
+				printf "| command | time | slowest step | recorded on |\n| --- | ---: | --- | --- |\n"
+				printf "| `make test` | %s | %s (%d s) | %s; %s |\n", mmss(total["fast"]), slow["fast"], top["fast"], rev["fast"], machine["fast"]
+				printf "| `make test-long` | %s | %s (%d s) | %s; %s |\n", mmss(total["long"]), slow["long"], top["long"], rev["long"], machine["long"]
+			}' "$ref/test-times-fast.tsv" "$ref/test-times-long.tsv"
+		;;
 	explain-full)
 		# The whole output; the timing line varies by run, so it is masked.
 		if [ ! -f "$model" ] || [ ! -x "$bin" ]; then
@@ -99,7 +120,7 @@ gen_block() {
 
 # The README with every block regenerated.
 cp "$readme" "$tmp/new"
-for name in faithful scaling results explain explain-full; do
+for name in faithful scaling results explain explain-full test-times; do
 	grep -q "^<!-- generated:$name begin" "$tmp/new" || continue
 	if ! gen_block "$name" > "$tmp/block"; then
 		say "block '$name' kept as it is (needs $bin and $model)"

@@ -13,6 +13,7 @@
 
 #include "core/arenabench.h"
 #include "import/input.h"
+#include "check/check.h"
 
 extern const struct ab_planner ab_planner_linear, ab_planner_size_first_fit;
 

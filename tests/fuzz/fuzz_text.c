@@ -17,6 +17,7 @@
 #include "import/graph_text.h"
 #include "transform/reorder.h"
 #include "cli_path.h"
+#include "import/problem_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

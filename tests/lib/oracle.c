@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "oracle.h"
+#include "check/check.h"
 
 static bool live_together(const struct ab_buffer *a, const struct ab_buffer *b)
 {

@@ -8,6 +8,7 @@
 #define AB_ORACLE_H
 
 #include "core/arenabench.h"
+#include "check/check.h"
 
 /* Places order[0..m) one by one.  First fit: the lowest multiple x of the
  * buffer's effective alignment such that no placed buffer live at the same

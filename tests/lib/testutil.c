@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "import/graph_text.h"
 #include "testutil.h"
 
@@ -254,4 +255,22 @@ bool tu_each_shared_input(void (*fn)(const char *path,
 	n = tu_each_input(AB_SHARED_DIR "/models", true, fn, ctx);
 	cr_assert_gt(n, 10, "only %zu shared models checked", n);
 	return true;
+}
+
+int tu_dim(struct ab_tflite_options *opt, const char *spec)
+{
+	char *argv[] = { "plan", "--dim", (char *)spec, "model.tflite", NULL };
+	struct args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = cli_parse(CMD_PLAN, 4, argv, &a);
+	if (!rc) {
+		cr_assert_lt(opt->n_dims, AB_TFLITE_MAX_DIMS, "--dim %s: room", spec);
+		for (size_t i = 0; i < a.load.tflite.n_dims &&
+				opt->n_dims < AB_TFLITE_MAX_DIMS; i++)
+			opt->dims[opt->n_dims++] = a.load.tflite.dims[i];
+	}
+	cli_args_free(&a);
+	return rc;
 }

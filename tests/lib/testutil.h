@@ -23,6 +23,10 @@ void tu_input(const char *name, const char *text, struct ab_input *in);
 /* Plans with a registered planner at an alignment; aborts on error. */
 void tu_plan(const char *planner, const struct ab_problem *p, uint32_t align,
 	     struct ab_plan *plan);
+/* Adds one --dim override to opt through the parser users reach (the
+ * command line's, cli/options.c): 0, or -EINVAL when it refuses spec
+ * (its message on stderr). */
+int tu_dim(struct ab_tflite_options *opt, const char *spec);
 /* Index of the buffer of the tensor named `name`, or aborts. */
 size_t tu_buf(const struct ab_graph *g, const struct ab_problem *p,
 	      const char *name);

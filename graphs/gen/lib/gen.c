@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/arenabench.h"
+
 static void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -31,13 +33,13 @@ static char *xstrdup(const char *s)
 
 /* ------------------------------------------------------------------- rng */
 
+/* splitmix64's sequence from *x (core's ab_mix64: step and finaliser). */
 static uint64_t splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	uint64_t z = ab_mix64(*x);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	*x += 0x9e3779b97f4a7c15ull;
+	return z;
 }
 
 void gen_rng_seed(struct gen_rng *r, uint64_t seed)

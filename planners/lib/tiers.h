@@ -1,5 +1,5 @@
 /*
- * Memory tiers: a fast memory of fixed capacity in front of a slower one
+ * Memory tiers as a planner combinator: a fast memory of fixed capacity in front of a slower one
  * (TCM or SRAM in front of external RAM), each its own arena.
  *
  * Motivation: TFLite Micro issue 2627 asks for several tensor arenas (its
@@ -44,8 +44,8 @@
  *
  * Complexity: ranking O(n log n); per bounded tier O(log n + R) planner
  * runs on at most n buffers, each with O(n) copying, R <= max_runs_per_tier
- * (default 256); the lower-bound test of a candidate is O(log n) (segment
- * tree with range add and range max over the compressed times).
+ * (default 256); the lower-bound test of a candidate is O(log n) (the
+ * library's range tree, range_tree.h, over the compressed times).
  *
  * Weak spots: the density charges a buffer for every step it lives, also
  * where the fast tier is not contested; the prefix search and the greedy
@@ -53,60 +53,15 @@
  * not additive, so a better set may exist; a full tier is never revisited
  * to make room for the next one.
  *
- * Contract: functions return 0 or a negative errno and fill struct
- * ab_error; nothing prints.
+ * The tier list and its rules are core/tiers.h; the check of a tiered
+ * plan, check/check.h's ab_tiers_check.  Contract: functions return 0 or
+ * a negative errno and fill struct ab_error; nothing prints.
  */
-#ifndef AB_TIERS_H
-#define AB_TIERS_H
+#ifndef AB_LIB_TIERS_H
+#define AB_LIB_TIERS_H
 
 #include "core/arenabench.h"
-
-#define AB_TIER_NAME_MAX 31
-/* Planner runs a bounded tier may spend on its search (steps 2b, 2c). */
-#define AB_TIER_DEFAULT_RUNS 256
-
-struct ab_tier {
-	char name[AB_TIER_NAME_MAX + 1]; /* [a-z0-9_]+ */
-	uint64_t capacity;               /* bytes; 0 = unbounded (last only) */
-};
-
-/*
- * "NAME" or "NAME:CAPACITY".  NAME is 1..31 of [a-z0-9_].  CAPACITY is a
- * positive integer with an optional unit B, KiB, MiB or GiB (powers of
- * 1024).  KB, MB, GB, K, M, G are rejected as ambiguous (1000 or 1024?);
- * fractions ("1.5MiB") are rejected: write the bytes.
- */
-int ab_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err);
-
-/* Parses spec and appends it to tiers[0..*n_tiers) (room for
- * AB_MAX_ARENAS), enforcing the list rules of ab_tiers_check_list. */
-int ab_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
-		struct ab_error *err);
-
-/* 1..AB_MAX_ARENAS tiers, valid names, no name twice, and only the last
- * tier may be unbounded. */
-int ab_tiers_check_list(const struct ab_tier *tiers, int n_tiers,
-			struct ab_error *err);
-
-enum ab_tier_benefit {
-	AB_TIER_BY_BYTES,    /* keep the most bytes in the fast tiers */
-	AB_TIER_BY_ACCESSES, /* keep the most bytes x accesses there */
-};
-const char *ab_tier_benefit_name(enum ab_tier_benefit b); /* bytes, accesses */
-int ab_tier_benefit_from_name(const char *s);             /* -1 if unknown */
-
-struct ab_tier_options {
-	enum ab_tier_benefit benefit;
-	uint64_t max_runs_per_tier; /* 0 = AB_TIER_DEFAULT_RUNS */
-};
-
-/* The tiers of a run (--tier ... --tier-benefit ...), as the harness
- * passes them in struct ab_plan_options.tiers. */
-struct ab_tier_set {
-	struct ab_tier tier[AB_MAX_ARENAS];
-	int n;
-	struct ab_tier_options opt;
-};
+#include "core/tiers.h"
 
 struct ab_tier_report {
 	int n_tiers;
@@ -135,14 +90,12 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 		  const struct ab_tier_options *to, struct ab_plan *out,
 		  struct ab_tier_report *rep, struct ab_error *err);
 
-/*
- * Check of a finished tiered plan: one arena per tier, every arena_size
- * <= its tier's capacity, and the arenas one after another (separate
- * memories share no address).  -ENOSPC with the tier, its peak and
- * capacity; -EINVAL for the layout.  Run it next to ab_validate_plan.
- */
-int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
-		   int n_tiers, struct ab_error *err);
-
+/* The combinator (struct ab_combinator.plan) over self, a struct
+ * ab_tier_set: ab_plan_tiers with its tiers and options; fills res with
+ * each tier's peak and the bytes spilled out of tier 0. */
+int ab_tiers_combine(const void *self, const struct ab_planner *pl,
+		     const struct ab_problem *p, const uint32_t *accesses,
+		     const struct ab_plan_options *o, struct ab_plan *out,
+		     struct ab_combined *res, struct ab_error *err);
 
 #endif

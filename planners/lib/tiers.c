@@ -1,171 +1,12 @@
-/* Memory tiers: see tiers.h for the algorithm, its cost and weak spots. */
+/* Memory tiers as a planner combinator: see tiers.h for the algorithm,
+ * its cost and weak spots. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/tiers.h"
-
-/* ------------------------------------------------------------ tier specs */
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static const struct {
-	const char *name;
-	uint64_t factor;
-} units[] = {
-	{ "", 1 }, { "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 },
-	{ "GiB", 1ull << 30 },
-};
-
-static const char *const ambiguous_units[] = {
-	"K", "M", "G", "k", "KB", "MB", "GB", "kB", "Kb", "Mb", "Gb", "kb",
-	"mb", "gb",
-};
-
-static int parse_capacity(const char *spec, const char *s, uint64_t *cap,
-			  struct ab_error *err)
-{
-	const char *unit;
-	uint64_t v = 0;
-
-	if (!*s)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': expected a capacity after ':' (e.g. 256KiB), or no ':' for an unbounded tier",
-			       spec);
-	if (*s < '0' || *s > '9')
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': capacity '%s' must start with a digit (a whole number of bytes with B, KiB, MiB or GiB)",
-			       spec, s);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return ab_fail(err, -ERANGE,
-				       "tier '%s': capacity does not fit in 64 bits", spec);
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	unit = s;
-	if (*unit == '.' || *unit == ',')
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': capacity must be a whole number (write the bytes instead of a fraction)",
-			       spec);
-	for (size_t i = 0; i < sizeof(ambiguous_units) / sizeof(ambiguous_units[0]); i++)
-		if (strcmp(unit, ambiguous_units[i]) == 0)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': unit '%s' is ambiguous (1000 or 1024?): write KiB, MiB, GiB (1024-based) or plain bytes",
-				       spec, unit);
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(unit, units[i].name) != 0)
-			continue;
-		if (v > UINT64_MAX / units[i].factor)
-			return ab_fail(err, -ERANGE,
-				       "tier '%s': capacity does not fit in 64 bits", spec);
-		if (v == 0)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': capacity must be at least 1 byte (leave out ':...' for an unbounded tier)",
-				       spec);
-		*cap = v * units[i].factor;
-		return 0;
-	}
-	return ab_fail(err, -EINVAL,
-		       "tier '%s': unknown unit '%s' (expected B, KiB, MiB, GiB or none for bytes)",
-		       spec, unit);
-}
-
-int ab_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err)
-{
-	const char *colon = strchr(spec, ':');
-	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-
-	memset(out, 0, sizeof(*out));
-	if (len == 0)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': expected a name before the capacity (lower-case letters, digits, '_'), e.g. sram:256KiB",
-			       spec);
-	if (len > AB_TIER_NAME_MAX)
-		return ab_fail(err, -EINVAL,
-			       "tier '%s': name is longer than %d characters",
-			       spec, AB_TIER_NAME_MAX);
-	for (size_t i = 0; i < len; i++)
-		if (!name_char(spec[i]))
-			return ab_fail(err, -EINVAL,
-				       "tier '%s': name may contain only lower-case letters, digits and '_' (found '%c')",
-				       spec, spec[i]);
-	memcpy(out->name, spec, len);
-	out->name[len] = '\0';
-	if (colon)
-		return parse_capacity(spec, colon + 1, &out->capacity, err);
-	return 0;
-}
-
-int ab_tiers_check_list(const struct ab_tier *tiers, int n_tiers,
-			struct ab_error *err)
-{
-	if (n_tiers < 1 || n_tiers > AB_MAX_ARENAS)
-		return ab_fail(err, -EINVAL, "expected 1 to %d tiers, got %d",
-			       AB_MAX_ARENAS, n_tiers);
-	for (int t = 0; t < n_tiers; t++) {
-		size_t len = strnlen(tiers[t].name, sizeof(tiers[t].name));
-
-		if (len == 0 || len > AB_TIER_NAME_MAX)
-			return ab_fail(err, -EINVAL, "tier %d: expected a name of 1 to %d characters",
-				       t, AB_TIER_NAME_MAX);
-		for (size_t i = 0; i < len; i++)
-			if (!name_char(tiers[t].name[i]))
-				return ab_fail(err, -EINVAL,
-					       "tier '%s': name may contain only lower-case letters, digits and '_'",
-					       tiers[t].name);
-		for (int u = 0; u < t; u++)
-			if (strcmp(tiers[u].name, tiers[t].name) == 0)
-				return ab_fail(err, -EINVAL, "tier '%s' is given twice",
-					       tiers[t].name);
-		if (!tiers[t].capacity && t + 1 < n_tiers)
-			return ab_fail(err, -EINVAL,
-				       "tier '%s' has no capacity, so it must be the last tier (found tier '%s' after it)",
-				       tiers[t].name, tiers[t + 1].name);
-	}
-	return 0;
-}
-
-int ab_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
-		struct ab_error *err)
-{
-	struct ab_tier t;
-	int rc;
-
-	if (*n_tiers >= AB_MAX_ARENAS)
-		return ab_fail(err, -EINVAL, "tier '%s': at most %d tiers",
-			       spec, AB_MAX_ARENAS);
-	rc = ab_tier_parse(spec, &t, err);
-	if (rc)
-		return rc;
-	tiers[*n_tiers] = t;
-	rc = ab_tiers_check_list(tiers, *n_tiers + 1, err);
-	if (rc)
-		return rc;
-	(*n_tiers)++;
-	return 0;
-}
-
-static const char *const benefit_names[] = {
-	[AB_TIER_BY_BYTES] = "bytes",
-	[AB_TIER_BY_ACCESSES] = "accesses",
-};
-
-const char *ab_tier_benefit_name(enum ab_tier_benefit b)
-{
-	return (unsigned)b < 2 ? benefit_names[b] : "?";
-}
-
-int ab_tier_benefit_from_name(const char *s)
-{
-	for (int b = 0; b < 2; b++)
-		if (strcmp(s, benefit_names[b]) == 0)
-			return b;
-	return -1;
-}
+#include "lib/range_tree.h"
+#include "lib/tiers.h"
 
 /* ---------------------------------------------------------- the ranking */
 
@@ -224,52 +65,6 @@ static int rank_buffers(const struct ab_problem *p, const uint32_t *accesses,
 	return 0;
 }
 
-/* ------------------------------------- live bytes of the chosen set */
-
-/* Range add, range max over the compressed times [0, k). */
-struct live_tree {
-	size_t k;
-	uint64_t *max; /* max over the node's range, its own adds included */
-	uint64_t *add; /* added to the node's whole range */
-};
-
-static void lt_add(struct live_tree *t, size_t node, size_t l, size_t r,
-		   size_t ql, size_t qr, uint64_t v)
-{
-	size_t mid;
-	uint64_t a, b;
-
-	if (qr <= l || r <= ql)
-		return;
-	if (ql <= l && r <= qr) {
-		t->max[node] += v;
-		t->add[node] += v;
-		return;
-	}
-	mid = l + (r - l) / 2;
-	lt_add(t, 2 * node, l, mid, ql, qr, v);
-	lt_add(t, 2 * node + 1, mid, r, ql, qr, v);
-	a = t->max[2 * node];
-	b = t->max[2 * node + 1];
-	t->max[node] = (a > b ? a : b) + t->add[node];
-}
-
-static uint64_t lt_max(const struct live_tree *t, size_t node, size_t l,
-		       size_t r, size_t ql, size_t qr)
-{
-	size_t mid;
-	uint64_t a, b;
-
-	if (qr <= l || r <= ql)
-		return 0;
-	if (ql <= l && r <= qr)
-		return t->max[node];
-	mid = l + (r - l) / 2;
-	a = lt_max(t, 2 * node, l, mid, ql, qr);
-	b = lt_max(t, 2 * node + 1, mid, r, ql, qr);
-	return (a > b ? a : b) + t->add[node];
-}
-
 /* ------------------------------------------------------------- the search */
 
 struct tier_search {
@@ -284,7 +79,7 @@ struct tier_search {
 	uint64_t *tier_offset;   /* buffer -> offset inside its tier */
 	int64_t *times;          /* distinct firsts and lasts + 1, ascending */
 	size_t n_times;
-	struct live_tree live;
+	struct ab_range_tree live; /* raw bytes of the chosen set per time */
 	uint64_t runs;
 	uint64_t iterations;
 	bool stopped_by_budget, stopped_by_time, stopped_by_size;
@@ -314,8 +109,7 @@ static void live_range(const struct tier_search *s, size_t i, size_t *l,
 
 static void live_reset(struct tier_search *s)
 {
-	memset(s->live.max, 0, 4 * (s->live.k + 1) * sizeof(*s->live.max));
-	memset(s->live.add, 0, 4 * (s->live.k + 1) * sizeof(*s->live.add));
+	ab_range_tree_clear(&s->live);
 }
 
 static void live_insert(struct tier_search *s, size_t i)
@@ -323,17 +117,17 @@ static void live_insert(struct tier_search *s, size_t i)
 	size_t l, r;
 
 	live_range(s, i, &l, &r);
-	lt_add(&s->live, 1, 0, s->live.k, l, r, s->p->buf[i].size);
+	ab_range_add(&s->live, l, r - 1, s->p->buf[i].size);
 }
 
 /* The most raw bytes live at one step if buffer i joined the chosen set. */
-static uint64_t live_peak_with(const struct tier_search *s, size_t i)
+static uint64_t live_peak_with(struct tier_search *s, size_t i)
 {
 	uint64_t size = s->p->buf[i].size, most;
 	size_t l, r;
 
 	live_range(s, i, &l, &r);
-	most = lt_max(&s->live, 1, 0, s->live.k, l, r);
+	most = ab_range_max(&s->live, l, r - 1);
 	return most > UINT64_MAX - size ? UINT64_MAX : most + size;
 }
 
@@ -380,10 +174,7 @@ static int search_init(struct tier_search *s, const struct ab_problem *p,
 	for (size_t j = 0; j < k; j++)
 		if (!s->n_times || s->times[s->n_times - 1] != s->times[j])
 			s->times[s->n_times++] = s->times[j];
-	s->live.k = s->n_times ? s->n_times : 1;
-	s->live.max = calloc(4 * (s->live.k + 1), sizeof(*s->live.max));
-	s->live.add = calloc(4 * (s->live.k + 1), sizeof(*s->live.add));
-	if (!s->live.max || !s->live.add)
+	if (ab_range_tree_init(&s->live, s->n_times ? s->n_times : 1))
 		return -ENOMEM;
 	/* The sub-problem keeps the problem's identity and schedule. */
 	s->sub.name = p->name;
@@ -406,8 +197,7 @@ static void search_free(struct tier_search *s)
 	free(s->tier);
 	free(s->tier_offset);
 	free(s->times);
-	free(s->live.max);
-	free(s->live.add);
+	ab_range_tree_free(&s->live);
 	ab_plan_free(&s->sub_plan);
 }
 
@@ -585,6 +375,34 @@ static int need_message(struct tier_search *s, const struct ab_tier *tier,
 		       s->pl->name, lb, tier->capacity);
 }
 
+/* What the tiers hold, into *rep (zeroed by the caller). */
+static void report(const struct tier_search *s, const uint32_t *accesses,
+		   const struct ab_tier *tiers, int n_tiers,
+		   const struct ab_plan *out, struct ab_tier_report *rep)
+{
+	const struct ab_problem *p = s->p;
+
+	rep->n_tiers = n_tiers;
+	rep->planner_runs = s->runs;
+	for (int t = 0; t < n_tiers; t++) {
+		rep->peak[t] = out->arena_size[t];
+		rep->capacity[t] = tiers[t].capacity;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		int t = s->tier[i];
+		uint64_t a = accesses && accesses[i] ? accesses[i] : 1;
+		uint64_t sz = p->buf[i].size;
+
+		rep->buffers[t]++;
+		rep->bytes[t] += sz;
+		rep->access_bytes[t] += sz > UINT64_MAX / a ? UINT64_MAX : sz * a;
+		if (t > 0) {
+			rep->spilled_bytes += sz;
+			rep->spilled_buffers++;
+		}
+	}
+}
+
 int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 		  const struct ab_planner *pl, const struct ab_plan_options *o,
 		  const struct ab_tier *tiers, int n_tiers,
@@ -691,25 +509,7 @@ int ab_plan_tiers(const struct ab_problem *p, const uint32_t *accesses,
 			  : s.stopped_by_time ? AB_STOPPED_TIME
 			  : s.stopped_by_size ? AB_STOPPED_SIZE
 					      : AB_STOPPED_NONE;
-	rep->n_tiers = n_tiers;
-	rep->planner_runs = s.runs;
-	for (int t = 0; t < n_tiers; t++) {
-		rep->peak[t] = out->arena_size[t];
-		rep->capacity[t] = tiers[t].capacity;
-	}
-	for (size_t i = 0; i < n; i++) {
-		int t = s.tier[i];
-		uint64_t a = accesses && accesses[i] ? accesses[i] : 1;
-		uint64_t sz = p->buf[i].size;
-
-		rep->buffers[t]++;
-		rep->bytes[t] += sz;
-		rep->access_bytes[t] += sz > UINT64_MAX / a ? UINT64_MAX : sz * a;
-		if (t > 0) {
-			rep->spilled_bytes += sz;
-			rep->spilled_buffers++;
-		}
-	}
+	report(&s, accesses, tiers, n_tiers, out, rep);
 	rc = 0;
 out:
 	free(ranked);
@@ -718,27 +518,20 @@ out:
 	return rc;
 }
 
-int ab_tiers_check(const struct ab_plan *plan, const struct ab_tier *tiers,
-		   int n_tiers, struct ab_error *err)
+int ab_tiers_combine(const void *self, const struct ab_planner *pl,
+		     const struct ab_problem *p, const uint32_t *accesses,
+		     const struct ab_plan_options *o, struct ab_plan *out,
+		     struct ab_combined *res, struct ab_error *err)
 {
-	if (plan->n_arenas != n_tiers)
-		return ab_fail(err, -EINVAL,
-			       "tiered plan has %d arenas, expected one per tier (%d)",
-			       plan->n_arenas, n_tiers);
-	for (int t = 0; t < n_tiers; t++) {
-		if (tiers[t].capacity && plan->arena_size[t] > tiers[t].capacity)
-			return ab_fail(err, -ENOSPC,
-				       "tier '%s': peak %" PRIu64 " bytes exceeds its capacity %" PRIu64 " bytes",
-				       tiers[t].name, plan->arena_size[t],
-				       tiers[t].capacity);
-		if (t > 0 && plan->arena_base[t] <
-				     plan->arena_base[t - 1] + plan->arena_size[t - 1])
-			return ab_fail(err, -EINVAL,
-				       "tier '%s' starts at %" PRIu64 ", inside tier '%s' (which ends at %" PRIu64
-				       "): tiers are separate memories",
-				       tiers[t].name, plan->arena_base[t],
-				       tiers[t - 1].name,
-				       plan->arena_base[t - 1] + plan->arena_size[t - 1]);
-	}
+	const struct ab_tier_set *t = self;
+	struct ab_tier_report rep;
+	int rc = ab_plan_tiers(p, accesses, pl, o, t->tier, t->n, &t->opt, out,
+			       &rep, err);
+
+	memset(res, 0, sizeof(*res));
+	if (rc)
+		return rc;
+	memcpy(res->peak, rep.peak, sizeof(res->peak));
+	res->spilled_bytes = rep.spilled_bytes;
 	return 0;
 }
