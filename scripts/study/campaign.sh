@@ -279,6 +279,19 @@ dirty=$([ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -
 binsha=$(sha "$BIN")
 planners=$("$BIN" list | awk '{ print $1 }' | paste -sd, -)
 flags="$*"
+# Python strategies (--planners-dir DIR, --planners ...,py:FILE) are code
+# outside the binary: their files' content joins each shard's key, so an
+# edited strategy is planned again (docs/python.md).
+pyfiles=$(prev=""; for a in "$@"; do
+	case $prev in --planners-dir) ls "$a"/*.py 2>/dev/null ;; --planners|--planner) echo "$a" | tr ',' '\n' | sed -n 's/^py://p' ;; esac
+	case $a in --planners-dir=*) ls "${a#*=}"/*.py 2>/dev/null ;; --planners=*|--planner=*) echo "${a#*=}" | tr ',' '\n' | sed -n 's/^py://p' ;; esac
+	prev=$a
+done)
+pysha=""
+if [ -n "$pyfiles" ]; then
+	# shellcheck disable=SC2086
+	pysha=$(cat $pyfiles 2>/dev/null | sha256sum | cut -d' ' -f1)
+fi
 {
 	echo "dir=$DIR"
 	echo "out=$OUT"
@@ -308,8 +321,9 @@ reused=0 total=0 mixed_reused=0
 while IFS= read -r f; do
 	total=$((total + 1))
 	h=$(sha "$f")
-	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n' \
-		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" | sha256sum | cut -c1-24)
+	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s' \
+		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" "${pysha:+python_sha256=$pysha
+}" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
 	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
 	if [ "${res%%	*}" != ok ] && [ -s "$others" ]; then
