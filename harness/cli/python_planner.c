@@ -8,12 +8,17 @@
  * raises, dies or answers badly gives no plan (the row is invalid, with
  * the child's message), and never brings the run down.
  *
- * Wire format (the runner's docstring says the same): request on stdin, a
- * line "arenabench-problem 1 N NAME\n" then four little-endian arrays of
- * N 64-bit values: lower (signed), upper (signed; half-open [lower,
+ * The child serves every plan of its strategy in this process (started
+ * at the first, restarted after a death), so a plan's time is the call
+ * through the pipes into a warm interpreter, not its start-up.  Wire
+ * format (the runner's docstring says the same): a request on its stdin,
+ * a line "arenabench-problem 1 N NAME\n" then four little-endian arrays
+ * of N 64-bit values: lower (signed), upper (signed; half-open [lower,
  * upper)), size, align (the buffer's own and the plan's, whichever is
- * larger); answer on stdout, N little-endian unsigned 64-bit offsets; on
- * failure the child exits non-zero and its stderr's last line says why.
+ * larger); the answer on its stdout, 8 bytes "ABPY-OK\n" or "ABPY-ER\n",
+ * a little-endian 64-bit length L, then L bytes: N little-endian unsigned
+ * 64-bit offsets, or the reason in UTF-8.  What the strategy prints goes
+ * to this process's stderr.
  *
  * The interpreter is $ARENABENCH_PYTHON, else the one `make` was given
  * (PYTHON, Debian's /usr/bin/python3); the package is found in the source
@@ -45,6 +50,10 @@
 struct py_strategy {
 	char *path;
 	struct ab_planner planner;
+	/* the serving child, started at the first plan and kept for the
+	 * next ones (pid 0: none): its stdin and stdout */
+	pid_t pid;
+	int to_child, from_child;
 };
 
 /* Every strategy made in this process (kept until exit: rows point at
@@ -260,13 +269,106 @@ static uint64_t get_u64(const uint8_t *b)
 	return v;
 }
 
+/* Starts the serving child of s (stdin a socket, written with
+ * MSG_NOSIGNAL: a child that dies costs no SIGPIPE; stderr shared). */
+static int start_server(struct py_strategy *s)
+{
+	int sv[2], out[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	if (pipe2(out, O_CLOEXEC)) {
+		int e = -errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		return e;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		close(out[0]);
+		close(out[1]);
+		return e;
+	}
+	if (pid == 0)
+		exec_runner(sv[1], out[1], 2, "serve", s->path);
+	close(sv[1]);
+	close(out[1]);
+	s->pid = pid;
+	s->to_child = sv[0];
+	s->from_child = out[0];
+	return 0;
+}
+
+/* Ends the serving child (after a failed exchange) and says how it ended. */
+static void stop_server(struct py_strategy *s, char *why, size_t len)
+{
+	int status = 0;
+	pid_t done = 0;
+
+	close(s->to_child);
+	close(s->from_child);
+	/* a child that closed its end is ending: up to 2 s to say how */
+	for (int k = 0; k < 200 && !(done = waitpid(s->pid, &status, WNOHANG)); k++)
+		usleep(10000);
+	if (done <= 0) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (why)
+			snprintf(why, len, "the strategy's process stopped answering");
+	} else if (why) {
+		if (WIFSIGNALED(status))
+			snprintf(why, len, "the strategy's process was killed by signal %d", WTERMSIG(status));
+		else
+			snprintf(why, len, "the strategy's process ended (exit status %d)", WEXITSTATUS(status));
+	}
+	s->pid = 0;
+}
+
+static int send_all(int fd, const uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t k = send(fd, b, n, MSG_NOSIGNAL);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -EPIPE;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int read_all(int fd, uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t k = read(fd, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -EPIPE;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
 static int plan_python(const struct ab_problem *p,
 		       const struct ab_plan_options *o, struct ab_plan *out)
 {
-	const struct py_strategy *s = o->context;
-	struct exchange x = { 0 };
-	char head[512], why[1100];
-	uint8_t *req, *w;
+	struct py_strategy *s = (struct py_strategy *)o->context;
+	char head[512], why[256];
+	uint8_t *req, *w, frame[16], *reply = NULL;
+	uint64_t len;
 	size_t hlen, n = p->n;
 	int rc;
 
@@ -276,6 +378,9 @@ static int plan_python(const struct ab_problem *p,
 				n, p->name ? p->name : "");
 	if (hlen >= sizeof(head))
 		hlen = sizeof(head) - 1, head[hlen - 1] = '\n';
+	for (size_t k = 0; k + 1 < hlen; k++)
+		if (head[k] == '\n')
+			head[k] = ' ';
 	req = malloc(hlen + 32 * n + 1);
 	if (!req)
 		return -ENOMEM;
@@ -292,27 +397,42 @@ static int plan_python(const struct ab_problem *p,
 	w += 8 * n;
 	for (size_t i = 0; i < n; i++)
 		put_u64(w + 8 * i, ab_effective_align(p, i, o));
-	x.send = req;
-	x.send_len = hlen + 32 * n;
-	rc = run_child("plan", s->path, &x);
+	if (!s->pid && (rc = start_server(s))) {
+		free(req);
+		return ab_fail(o->why, rc, "%s: cannot run %s: %s", s->path,
+			       python_exe(), strerror(-rc));
+	}
+	rc = send_all(s->to_child, req, hlen + 32 * n);
 	free(req);
+	if (!rc)
+		rc = read_all(s->from_child, frame, sizeof(frame));
 	if (rc) {
-		rc = ab_fail(o->why, rc, "%s: cannot run %s: %s", s->path,
-			     python_exe(), strerror(-rc));
+		stop_server(s, why, sizeof(why));
+		return ab_fail(o->why, -EIO, "%s: %s", s->path, why);
+	}
+	len = get_u64(frame + 8);
+	if (memcmp(frame, "ABPY-OK\n", 8) && memcmp(frame, "ABPY-ER\n", 8)) {
+		stop_server(s, NULL, 0);
+		return ab_fail(o->why, -EIO, "%s: the runner answered out of protocol", s->path);
+	}
+	if (len > (uint64_t)8 * n + 65536 || !(reply = malloc(len + 1)) ||
+	    read_all(s->from_child, reply, len)) {
+		free(reply);
+		stop_server(s, why, sizeof(why));
+		return ab_fail(o->why, -EIO, "%s: %s", s->path, why);
+	}
+	reply[len] = 0;
+	if (!memcmp(frame, "ABPY-ER\n", 8)) {
+		rc = ab_fail(o->why, -EINVAL, "%s: %s", s->path, (char *)reply);
 		goto out;
 	}
-	if (!child_ok(&x)) {
-		child_reason(&x, why, sizeof(why));
-		rc = ab_fail(o->why, -EINVAL, "%s: %s", s->path, why);
-		goto out;
-	}
-	if (x.reply_len != 8 * n) {
-		rc = ab_fail(o->why, -EINVAL, "%s: answered %zu bytes; expected %zu (8 per buffer)",
-			     s->path, x.reply_len, 8 * n);
+	if (len != 8 * n) {
+		rc = ab_fail(o->why, -EINVAL, "%s: answered %" PRIu64 " bytes; expected %zu (8 per buffer)",
+			     s->path, len, 8 * n);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = get_u64(x.reply + 8 * i);
+		uint64_t v = get_u64(reply + 8 * i);
 
 		if (v > AB_MAX_PROBLEM_BYTES) {
 			rc = ab_fail(o->why, -ERANGE, "%s: offset %" PRIu64 " of buffer %zu is above 2^62 bytes",
@@ -323,8 +443,9 @@ static int plan_python(const struct ab_problem *p,
 		out->arena[i] = 0;
 	}
 	ab_plan_finish_single(out, p);
+	rc = 0;
 out:
-	free(x.reply);
+	free(reply);
 	return rc;
 }
 
