@@ -199,3 +199,24 @@ def test_docs_overhead_table_is_the_csvs():
     spec.loader.exec_module(m)
     with open(m.DOC) as f:
         assert m.doc_block(f.read()) == m.render()
+
+
+@pytest.mark.parametrize("suffix", [".graph", ".csv", ".tflite", ".onnx"])
+def test_bad_bytes_are_exceptions_never_a_crash(ab, tmp_path, suffix):
+    """Random and truncated inputs of every kind: each either loads or
+    raises ArenabenchError naming the file (a crash would end pytest)."""
+    rng = np.random.default_rng(7)
+    good = {".graph": open(TWO_BRANCH, "rb").read(),
+            ".csv": b"id,lower,upper,size\n0,0,2,8\n1,1,3,8\n"}.get(suffix, b"")
+    blobs = [rng.integers(0, 256, int(rng.integers(0, 400)), dtype=np.uint8).tobytes()
+             for _ in range(30)]
+    blobs += [good[:k] for k in range(0, len(good), max(1, len(good) // 20))]
+    for k, blob in enumerate(blobs):
+        f = tmp_path / f"in{k}{suffix}"
+        f.write_bytes(blob)
+        try:
+            p = ab.Problem.from_file(str(f))
+        except ab.ArenabenchError as e:
+            assert f"in{k}{suffix}" in str(e), str(e)
+        else:
+            assert ab.check(p, ab.plan(p, "size_first_fit")).valid
