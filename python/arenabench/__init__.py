@@ -338,11 +338,13 @@ def plan(problem, planner, align=None, budget=0, seed=1):
     pl = _planner_of(planner)
     a = problem.default_align if align is None else int(align)
     n = problem.buffers
-    offsets = np.empty(n, np.uint64)
-    arena = np.empty(n, np.uint16)
+    # the plan is made in these arrays (room for one even when n is 0)
+    offsets = np.empty(max(n, 1), np.uint64)
+    arena = np.empty(max(n, 1), np.uint16)
     info = _capi.PlanInfo()
     _call(_capi.lib().abpy_plan, problem._handle, pl._ptr, a, int(budget), int(seed),
           offsets.ctypes.data, arena.ctypes.data, byref(info))
+    offsets, arena = offsets[:n], arena[:n]
     k = info.n_arenas
     return Plan(offsets, info.peak, align=a, planner=pl.name, arena=arena,
                 arena_base=list(info.arena_base[:k]), arena_size=list(info.arena_size[:k]),

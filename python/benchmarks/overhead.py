@@ -6,7 +6,7 @@ problem, interleaved, median of --runs (CPU time: the machine is shared,
 and wall time swings with the neighbours; wall times are kept beside).
 Writes one CSV row per planner (docs/python.md quotes it).
 
-    /usr/bin/python3 python/benchmarks/overhead.py [--runs 11] [--out results/reference/python-overhead.csv]
+    /usr/bin/python3 python/benchmarks/overhead.py [--runs 21] [--out results/reference/python-overhead.csv]
     /usr/bin/python3 python/benchmarks/overhead.py --write-doc   # docs/python.md's table from the CSV
 """
 
@@ -70,7 +70,7 @@ def main():
     ap.add_argument("--build", default=os.environ.get("AB_BUILD_DIR", os.path.join(REPO, "build")))
     ap.add_argument("--buffers", type=int, default=100000)
     ap.add_argument("--planners", default="greedy_last_use,size_first_fit,tflite_arena,xla_best_fit")
-    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--out", default=CSV)
     ap.add_argument("--write-doc", action="store_true", help="only rewrite docs/python.md's table")
     a = ap.parse_args()

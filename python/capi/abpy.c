@@ -355,31 +355,30 @@ struct abpy_plan_info {
 	uint64_t arena_base[AB_MAX_ARENAS], arena_size[AB_MAX_ARENAS];
 };
 
-/* Plans in's problem with pl at align (and, when align is not 1, once more
- * at 1 for the padding, as the CSV's peak_align1_bytes); offsets[] and
- * arena[] get the plan; wall_ns and cpu_ns time the first call only. */
+/* Plans in's problem with pl at align into the caller's offsets[] and
+ * arena[] (room for max(n, 1) each: the plan is made in place, no copy),
+ * and, when align is not 1, once more at 1 for the padding, as the CSV's
+ * peak_align1_bytes; wall_ns and cpu_ns time the first call only, as the
+ * command line's plan does (ab_run_planner). */
 int abpy_plan(const struct ab_input *in, const struct ab_planner *pl,
 	      uint32_t align, uint64_t budget, uint64_t seed,
 	      uint64_t *offsets, uint16_t *arena, struct abpy_plan_info *info,
 	      struct ab_error *err)
 {
 	struct ab_plan_options o = { .align = align, .budget = budget, .seed = seed };
-	struct ab_plan plan;
+	struct ab_plan plan = { .n = in->problem.n, .offset = offsets, .arena = arena };
 	double t0, c0;
 	int rc;
 
 	memset(info, 0, sizeof(*info));
-	if (ab_plan_alloc(&plan, in->problem.n))
-		return ab_fail(err, -ENOMEM, "%s: out of memory", in->path);
+	ab_plan_reset(&plan);
 	c0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = ab_clock_ns(CLOCK_MONOTONIC);
 	rc = ab_run_planner(in, pl, &o, &plan, NULL, err);
 	info->wall_ns = ab_clock_ns(CLOCK_MONOTONIC) - t0;
 	info->cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	if (rc)
-		goto out;
-	memcpy(offsets, plan.offset, plan.n * sizeof(*offsets));
-	memcpy(arena, plan.arena, plan.n * sizeof(*arena));
+		return rc;
 	info->peak = info->peak_align1 = plan.peak;
 	info->n_arenas = plan.n_arenas;
 	memcpy(info->arena_base, plan.arena_base, sizeof(info->arena_base));
@@ -390,13 +389,16 @@ int abpy_plan(const struct ab_input *in, const struct ab_planner *pl,
 	info->best_bound = plan.best_bound;
 	info->iterations = plan.iterations;
 	if (align > 1) {
+		struct ab_plan one;
+
+		if (ab_plan_alloc(&one, in->problem.n))
+			return ab_fail(err, -ENOMEM, "%s: out of memory", in->path);
 		o.align = 1;
-		rc = ab_run_planner(in, pl, &o, &plan, NULL, err);
+		rc = ab_run_planner(in, pl, &o, &one, NULL, err);
 		if (!rc)
-			info->peak_align1 = plan.peak;
+			info->peak_align1 = one.peak;
+		ab_plan_free(&one);
 	}
-out:
-	ab_plan_free(&plan);
 	return rc;
 }
 
