@@ -23,8 +23,8 @@
  * sees the overlapping tenants of every object at once.  Upstream scans
  * every object's allocations, O(n^2); that scan is kept as the fallback
  * for sizes whose keys would not fit in 64 bits, and both give the same
- * offsets (checked on the corpus and random problems: 10^5 buffers take
- * 2.8 s instead of 68 s).
+ * offsets (checked on the corpus and random problems; the times:
+ * docs/planners.md).
  * Source: ExecuTorch exir/memory_planning.py as in keyprocedure/executorch
  * at 2250f82f633b33051df89191359094752206fb90 (a fork of pytorch/executorch
  * carrying the size-sorted greedy of 2025); the suite (algo_list =

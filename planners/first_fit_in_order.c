@@ -13,7 +13,7 @@
  * Complexity: O(n log n) sort + first fit by ab_place_in_order (interval
  * index, or first_fit_index.h's checkpoints at scale: same offsets; in
  * this order the checkpoints are asked in time order, which helps the
- * cache: 3.2 s at 10^6 buffers against 6.8 s in size order).
+ * cache: docs/planners.md has the times).
  * Source: the "default order" of size-order papers (e.g. Pisarchyk & Lee
  * 2020 compare against it).  The GPU delegate's GREEDY_IN_ORDER visits
  * tensors in this same order but does not first-fit them: it assigns

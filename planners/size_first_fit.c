@@ -7,10 +7,10 @@
  * Complexity: O(n log n + sum over buffers of (k + 1) log n), k = placed
  * buffers overlapping in time, with placement.h's interval index; at scale
  * (first_fit_index.h, chosen from the lifetimes) each buffer instead paints
- * (len + R) / w checkpoint functions and walks J blocked stretches: about
- * 5 paints and J = 21 on the 10^6-buffer sweep, in time-local batches and
- * from 4096 buffers on two threads cut in time when two CPUs are there
- * (same offsets; docs/scaling.md).
+ * (len + R) / w checkpoint functions and walks J blocked stretches, in
+ * time-local batches and from 4096 buffers on two threads cut in time
+ * when two CPUs are there (same offsets; docs/scaling.md; the measured
+ * paints and J: docs/planners.md).
  * Source: the family of TFLite Micro's GreedyMemoryPlanner and of the GPU
  * delegate's greedy-by-size (Pisarchyk & Lee, 2020); `tflm_greedy` is the
  * faithful baseline with TFLM's own tie-breaking.

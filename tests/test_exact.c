@@ -457,7 +457,7 @@ static void collect_line(void *user, const struct ab_progress *pr)
 		s->line[s->n++] = *pr;
 }
 
-/* The order of exact's phases (planners/exact.c's header, steps 5-12). */
+/* The order of exact's phases (planners/exact.c's header, steps 6-8). */
 static int phase_rank(const char *phase)
 {
 	static const char *const order[] = { "best_of", "complete search",

@@ -1,6 +1,6 @@
 /*
- * exact's window repair (planners/exact.c), the anytime phase, on problems
- * above the complete search's 4000 buffers, from the tiling generator
+ * exact's window repair (planners/lib/repair.c, run by planners/exact.c),
+ * the anytime phase, on problems above the complete search's 4000 buffers, from the tiling generator
  * (graphs/gen/tiling.c; optimum 1,048,576 bytes by construction):
  *  - the plan passes both checks, is never above best_of's (its start)
  *    and never below the optimum; the bound it reports is the live-bytes

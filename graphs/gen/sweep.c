@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	snprintf(ipath, sizeof(ipath), "%s/index.tsv", dir);
 	rc = gen_file_open(&idx, ipath);
 	if (rc) {
-		fprintf(stderr, "sweep: %s: %s\n", idx.tmp, strerror(-rc));
+		fprintf(stderr, "sweep: %s: %s\n", ipath, strerror(-rc));
 		return 1;
 	}
 	fprintf(idx.f, "problem\tbuffers\tseed\tsteps\tmax_live_buffers\tsum_bytes\tlower_bound_bytes\n");

@@ -58,8 +58,8 @@ struct args {
 	struct ab_combinator tiering;
 };
 
-/* A --tier spec, "NAME" or "NAME:CAPACITY" (options.c, the parser users
- * reach).  NAME is 1..31 of [a-z0-9_].  CAPACITY is a positive integer
+/* A --tier spec, "NAME" or "NAME:CAPACITY" (tier_spec.c, the parser
+ * users reach).  NAME is 1..31 of [a-z0-9_].  CAPACITY is a positive integer
  * with an optional unit B, KiB, MiB or GiB (powers of 1024).  KB, MB, GB,
  * K, M, G are rejected as ambiguous (1000 or 1024?); fractions ("1.5MiB")
  * are rejected: write the bytes. */
@@ -89,6 +89,9 @@ int cli_planners(const struct args *a, const struct ab_planner ***out,
  * process (python_planner.c; docs/python.md); the same path gives the
  * same planner.  0, or a negative errno (message printed). */
 int cli_python_planner(const char *path, const struct ab_planner **out);
+/* The planner NAME of the registry, or py:FILE's; *out NULL when the
+ * registry has no NAME.  0, or a negative errno (message printed). */
+int cli_find_planner(const char *name, const struct ab_planner **out);
 /* The same appended to a malloc'd planner list; and every DIR/ *.py, sorted
  * by name (bench --planners-dir, make bench PLANNERS_DIR=). */
 int cli_add_python_planner(const char *path, const struct ab_planner ***list,

@@ -98,12 +98,8 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: plan: expected FILE --planner P [--align N] [--emit-plan out.csv] [--emit-live live.csv]\n");
 		return EXIT_USAGE;
 	}
-	if (!strncmp(a->planners, "py:", 3)) {
-		if (cli_python_planner(a->planners + 3, &pl))
-			return EXIT_USAGE;
-	} else {
-		pl = ab_planner_find(a->planners);
-	}
+	if (cli_find_planner(a->planners, &pl))
+		return EXIT_USAGE;
 	if (!pl) {
 		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
 		return EXIT_USAGE;

@@ -584,3 +584,11 @@ int cli_python_planners_dir(const char *dir, const struct ab_planner ***list,
 	free(ents);
 	return rc;
 }
+
+int cli_find_planner(const char *name, const struct ab_planner **out)
+{
+	if (!strncmp(name, "py:", 3))
+		return cli_python_planner(name + 3, out);
+	*out = ab_planner_find(name);
+	return 0;
+}

@@ -440,8 +440,11 @@ bool ab_planner_applies(const struct ab_planner *pl,
 
 /* ------------------------------------------------------------------- sort */
 
-/* Stable radix sort of (key, index) pairs: the one sort every stage (and
- * every planner) uses (harness/core/sort.c). */
+/* Stable radix sort of (key, index) pairs (harness/core/sort.c): the sort
+ * for orders by one integer key, in every stage and planner (buffer
+ * orders below, events, sweeps).  Orders by a comparison of several
+ * fields (ties broken field by field, ranks by ratios) use qsort with a
+ * comparator beside them; a key that packs them is not always possible. */
 struct ab_key_index {
 	uint64_t key;
 	uint32_t index;

@@ -154,11 +154,11 @@ awk '
 	/^#define AB_EXEC_MAX_ARENA_BYTES / { ab = $3; sub(/^\(/, "", ab); sub(/ull$/, "", ab); ash = $5; sub(/\)$/, "", ash) }
 	function unit(v, s) { return s == 30 ? v "\\,GiB" : s == 20 ? v "\\,MiB" : s == 10 ? v "\\,KiB" : v "\\,B" }
 	END {
-		if (nb == "" || mb == "" || ab == "") { print "paper: the AB_EXEC_* limits are not in harness/core/arenabench.h" > "/dev/stderr"; exit 1 }
+		if (nb == "" || mb == "" || ab == "") { print "paper: the AB_EXEC_* limits are not in harness/check/execute.h" > "/dev/stderr"; exit 1 }
 		printf "\\newcommand{\\ExecFullMaxBuffers}{%s}\n", nb
 		printf "\\newcommand{\\ExecFullMaxBytes}{%s}\n", unit(mb, sh)
 		printf "\\newcommand{\\ExecMaxArena}{%s}\n", unit(ab, ash)
-	}' harness/core/arenabench.h > "$gen.tmp/code-facts.tex"
+	}' harness/check/execute.h > "$gen.tmp/code-facts.tex"
 
 # The corpus section, from the families in the results only.
 awk -F, -f scripts/lib/common.awk -f paper/gen/corpus-text.awk "$dir/results.csv" > "$gen.tmp/corpus.tex"

@@ -1,5 +1,6 @@
 /* A range tree with lazy range add: see range_tree.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,13 +62,17 @@ void ab_range_add(struct ab_range_tree *s, size_t a, size_t b, uint64_t d)
 	seg_add_at(s, 1, 0, s->n - 1, a, b, d);
 }
 
-uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
+/* Walks from the root to one leaf, pushing the pending adds down: to the
+ * leftmost minimum (to_min), else to position at.  Returns the leaf's
+ * node; its position in *pos. */
+static size_t seg_descend(struct ab_range_tree *s, size_t at, bool to_min,
+			  size_t *pos)
 {
 	size_t v = 1, l = 0, r = s->n - 1;
 
 	while (l < r) {
 		seg_push(s, v);
-		if (s->mn[2 * v] == s->mn[v]) {
+		if (to_min ? s->mn[2 * v] == s->mn[v] : at <= (l + r) / 2) {
 			v = 2 * v;
 			r = (l + r) / 2;
 		} else {
@@ -75,8 +80,13 @@ uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
 			l = (l + r) / 2 + 1;
 		}
 	}
-	*at = l;
-	return s->mn[v];
+	*pos = l;
+	return v;
+}
+
+uint64_t ab_range_leftmost_min(struct ab_range_tree *s, size_t *at)
+{
+	return s->mn[seg_descend(s, 0, true, at)];
 }
 
 static size_t seg_first_above_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
@@ -95,36 +105,24 @@ static size_t seg_first_above_at(struct ab_range_tree *s, size_t v, size_t l, si
 	return seg_first_above_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
 }
 
-static size_t seg_next_diff_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
-			       size_t from, uint64_t h)
+/* The first position in [a, b] (with last: the last one) whose value
+ * differs from h, or n. */
+static size_t seg_diff_at(struct ab_range_tree *s, size_t v, size_t l,
+			  size_t r, size_t a, size_t b, uint64_t h, bool last)
 {
-	size_t k;
+	size_t k, mid = (l + r) / 2;
 
-	if (r < from || (s->mn[v] == h && s->mx[v] == h))
+	if (r < a || l > b || (s->mn[v] == h && s->mx[v] == h))
 		return s->n;
 	if (l == r)
 		return l;
 	seg_push(s, v);
-	k = seg_next_diff_at(s, 2 * v, l, (l + r) / 2, from, h);
+	k = last ? seg_diff_at(s, 2 * v + 1, mid + 1, r, a, b, h, last)
+		 : seg_diff_at(s, 2 * v, l, mid, a, b, h, last);
 	if (k < s->n)
 		return k;
-	return seg_next_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, from, h);
-}
-
-static size_t seg_prev_diff_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
-			       size_t to, uint64_t h)
-{
-	size_t k;
-
-	if (l > to || (s->mn[v] == h && s->mx[v] == h))
-		return s->n;
-	if (l == r)
-		return l;
-	seg_push(s, v);
-	k = seg_prev_diff_at(s, 2 * v + 1, (l + r) / 2 + 1, r, to, h);
-	if (k < s->n)
-		return k;
-	return seg_prev_diff_at(s, 2 * v, l, (l + r) / 2, to, h);
+	return last ? seg_diff_at(s, 2 * v, l, mid, a, b, h, last)
+		    : seg_diff_at(s, 2 * v + 1, mid + 1, r, a, b, h, last);
 }
 
 static uint64_t seg_max_at(struct ab_range_tree *s, size_t v, size_t l, size_t r,
@@ -144,19 +142,9 @@ static uint64_t seg_max_at(struct ab_range_tree *s, size_t v, size_t l, size_t r
 
 uint64_t ab_range_get(struct ab_range_tree *s, size_t at)
 {
-	size_t v = 1, l = 0, r = s->n - 1;
+	size_t pos;
 
-	while (l < r) {
-		seg_push(s, v);
-		if (at <= (l + r) / 2) {
-			v = 2 * v;
-			r = (l + r) / 2;
-		} else {
-			v = 2 * v + 1;
-			l = (l + r) / 2 + 1;
-		}
-	}
-	return s->mn[v];
+	return s->mn[seg_descend(s, at, false, &pos)];
 }
 
 uint64_t ab_range_max(struct ab_range_tree *s, size_t a, size_t b)
@@ -171,10 +159,10 @@ size_t ab_range_first_above(struct ab_range_tree *s, size_t from, uint64_t h)
 
 size_t ab_range_next_diff(struct ab_range_tree *s, size_t from, uint64_t h)
 {
-	return seg_next_diff_at(s, 1, 0, s->n - 1, from, h);
+	return seg_diff_at(s, 1, 0, s->n - 1, from, s->n - 1, h, false);
 }
 
 size_t ab_range_prev_diff(struct ab_range_tree *s, size_t to, uint64_t h)
 {
-	return seg_prev_diff_at(s, 1, 0, s->n - 1, to, h);
+	return seg_diff_at(s, 1, 0, s->n - 1, 0, to, h, true);
 }

@@ -25,20 +25,17 @@
  * a few thousand nodes by one order and not in 200,000 by another), so it
  * restarts every RESTART_NODES_PER_BUFFER x buffers nodes, the first run
  * longest lifetime first, the others in seeded random orders, until the
- * node budget is spent (measured: restarts every 2, 4, 8, 16, 32 x n
- * nodes or on the Luby sequence solve the same tilings; 2 x n the
- * fastest).  A run that ends under its limit was exhaustive:
+ * node budget is spent (the restart interval chosen by measurement:
+ * docs/planners.md).  A run that ends under its limit was exhaustive:
  * no skyline plan fits below C, and it stops (this proves nothing about
  * plans that use holes).
  * Complexity: a node costs O(log T + buffers starting at a + buffers
  * ending at b - 1) (two range trees, range_tree.h; T <= 2n: the
  * steps are renumbered to the points where lifetimes start or end); a
  * restart O(T log T) to reset.
- * Measured (docs/planners.md): on fresh tilings it finds the optimum of
- * the guillotine tilings of 150-300 buffers that exact's branch and bound
- * leaves above it, in 1,175 to 1.2 million nodes, of one pinwheel of 100 and
- * of none at 1,000 or more; neither looser capacities nor fail-first run
- * selection helped there.
+ * Weak spots: it finds nothing on tilings of 1,000 buffers or more; a
+ * plan that needs a hole is out of its reach (docs/planners.md has the
+ * measurements).
  */
 #include "lib/skyline.h"
 

@@ -3,7 +3,8 @@
  * each placed on the top of the buffers below it with its lifetime fixed?
  * A depth-first search with restarts, for problems whose optimum wastes
  * no byte (the known-optimum tilings of graphs/gen/tiling.c), where first
- * and best fit over size or lifetime orders stay 10-30% above it.
+ * and best fit over size or lifetime orders stay well above it
+ * (docs/planners.md).
  */
 #ifndef AB_SKYLINE_H
 #define AB_SKYLINE_H

@@ -249,6 +249,25 @@ static void mark_prefix(struct tier_search *s, const uint32_t *cand,
 		s->in_run[cand[j]] = j < len;
 }
 
+/* Plans the prefix cand[0..len) alone: 1 if its peak fits in cap (kept:
+ * *peak and the tier's offsets), 0 if not, or -errno. */
+static int try_prefix(struct tier_search *s, const uint32_t *cand, size_t m,
+		      size_t len, uint64_t cap, uint64_t *peak)
+{
+	uint64_t got;
+	int rc;
+
+	mark_prefix(s, cand, m, len);
+	rc = run_planner(s, &got);
+	if (rc)
+		return rc;
+	if (got > cap)
+		return 0;
+	*peak = got;
+	keep_run(s);
+	return 1;
+}
+
 /*
  * Fills a bounded tier from the candidates cand[0..m) (unplaced, in rank
  * order, each no larger than cap).  Chosen buffers get in_run set and
@@ -268,31 +287,24 @@ static int fill_tier(struct tier_search *s, const uint32_t *cand, size_t m,
 		live_insert(s, cand[hi++]);
 	/* Step 2b: the lower-bound prefix, else binary search below it. */
 	if (hi > 0) { /* max_runs >= 1 */
-		mark_prefix(s, cand, m, hi);
-		rc = run_planner(s, &got);
-		if (rc)
+		rc = try_prefix(s, cand, m, hi, cap, peak);
+		if (rc < 0)
 			return rc;
-		if (got <= cap) {
+		if (rc) {
 			lo = hi;
-			*peak = got;
-			keep_run(s);
 		} else {
 			size_t bad = hi;
 
 			while (bad - lo > 1 && s->runs - start < max_runs) {
 				size_t mid = lo + (bad - lo) / 2;
 
-				mark_prefix(s, cand, m, mid);
-				rc = run_planner(s, &got);
-				if (rc)
+				rc = try_prefix(s, cand, m, mid, cap, peak);
+				if (rc < 0)
 					return rc;
-				if (got <= cap) {
+				if (rc)
 					lo = mid;
-					*peak = got;
-					keep_run(s);
-				} else {
+				else
 					bad = mid;
-				}
 			}
 			if (bad == lo + 1)
 				fail_at = lo; /* chosen + cand[lo] is known not to fit */

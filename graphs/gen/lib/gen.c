@@ -401,6 +401,11 @@ static void print_list(FILE *f, const char *key, const struct gen_graph *g,
 		fprintf(f, "%s%s", i ? "," : "", v[i] < 0 ? "-" : g->t[v[i]].name);
 }
 
+/* The generators' own .graph writer, not import/graph_text.c's canonical
+ * one: a generated file keeps its provenance header (# lines) and
+ * declares each tensor where the construction made it, between the ops;
+ * the canonical writer (no comments, tensors first) would rewrite every
+ * checked-in .graph of graphs/ and the results made from them. */
 int gen_graph_print(const struct gen_graph *g, FILE *f)
 {
 	const char *h = g->header;
@@ -475,22 +480,23 @@ int gen_graph_write(const struct gen_graph *g, const char *dir)
 
 int gen_file_open(struct gen_file *w, const char *path)
 {
-	snprintf(w->path, sizeof(w->path), "%s", path);
-	snprintf(w->tmp, sizeof(w->tmp), "%s.tmp.%ld", path, (long)getpid());
-	w->f = fopen(w->tmp, "w");
-	return w->f ? 0 : -errno;
+	struct ab_error err;
+	int rc = ab_atomic_open(&w->af, path, &err);
+
+	w->f = rc ? NULL : w->af.f;
+	return rc;
 }
 
 int gen_file_close(struct gen_file *w, int rc)
 {
-	if (fclose(w->f) && !rc)
-		rc = -EIO;
+	struct ab_error err;
+
 	w->f = NULL;
-	if (!rc && rename(w->tmp, w->path))
-		rc = -errno;
-	if (rc)
-		remove(w->tmp);
-	return rc;
+	if (rc) {
+		ab_atomic_abort(&w->af);
+		return rc;
+	}
+	return ab_atomic_commit(&w->af, &err);
 }
 
 int gen_write_file(const char *path, const char *text, size_t len)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/textio.h"
+
 /* ------------------------------------------------------------------- rng */
 
 /* xoshiro256** seeded through splitmix64: same seed, same stream. */
@@ -123,12 +125,13 @@ int gen_graph_write(const struct gen_graph *g, const char *dir);
 
 /* A file written whole or not at all: the text goes to PATH.tmp.PID,
  * which is renamed onto PATH only when everything was written. */
+/* An output written through the library's atomic writer (core/textio.h:
+ * a temporary file renamed over the path on success). */
 struct gen_file {
 	FILE *f;
-	char path[4096];
-	char tmp[4200];
+	struct ab_atomic_file af;
 };
-/* Opens w->tmp for writing; 0 or -errno. */
+/* Opens w for writing (w->f); 0 or -errno. */
 int gen_file_open(struct gen_file *w, const char *path);
 /* Closes w; with rc 0 (the writer's status) renames it onto the path,
  * else (or when closing fails) removes it.  Returns rc or -errno. */
