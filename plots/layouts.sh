@@ -12,7 +12,8 @@
 # minimalloc problems: their path), else as a .graph file whose `graph NAME`
 # line matches, under graphs/ and $LAYOUT_SEARCH (space-separated folders).
 # $LAYOUT_GRAPH (a file) overrides the first choice; $LAYOUT_ALIGN is the
-# alignment (default 64).  Writes OUTDIR/data/layout.gp (graphs, why, align,
+# alignment (default 64); $LAYOUT_DIMS_FILE (plots.sh writes it from the
+# results' .meta) gives each model the --dim values the bench used.  Writes OUTDIR/data/layout.gp (graphs, why, align,
 # planners) for the paper.  A graph that is in no results is never drawn.
 set -eu
 data=$1
@@ -60,6 +61,9 @@ fi
 gname=$(sed -n 's/^graph[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$gfile" 2>/dev/null | head -n 1)
 [ -n "$gname" ] || { gname=${gfile##*/}; gname=${gname%.*}; }
 
+dims=
+[ ! -s "${LAYOUT_DIMS_FILE:-}" ] || dims=$LAYOUT_DIMS_FILE
+
 # draw_set PREFIX FILE NAME "PLANNERS": the layouts of FILE, one per planner.
 draw_set() {
 	prefix=$1 file=$2 name=$3 list=$4
@@ -80,9 +84,9 @@ draw_set() {
 				continue
 			fi
 		fi
-		if ! "$bin" plan "$file" --planner "$spec" --align "$align" \
+		if ! "$bin" plan "$file" --planner "$spec" --align "$align" ${dims:+--dims-file} ${dims:+"$dims"} \
 			--emit-plan "$plan" --emit-live "$live" >"$data/${prefix}plan_$p.log" 2>&1; then
-			say "'$bin plan $file --planner $p --align $align --emit-plan ... --emit-live ...' failed:"
+			say "'$bin plan $file --planner $p --align $align${dims:+ --dims-file $dims} --emit-plan ... --emit-live ...' failed:"
 			sed 's/^/    /' "$data/${prefix}plan_$p.log" >&2
 			return 1
 		fi

@@ -41,10 +41,17 @@ else
 	say "no $res/results.csv (run 'make bench' for a local run); drawing from the committed reference: $dir/results.csv"
 fi
 
-# Start clean, so that a figure whose input has gone is not left stale.
-rm -rf "$data"
-mkdir -p "$out" "$data"
-rm -f "$out"/*.svg "$out"/*.pdf "$out"/*.png
+# Every figure is drawn into a fresh folder, checked complete, then
+# installed over $out as a whole (scripts/lib/outputs.sh): a full disk or
+# a failed figure leaves the previous figures as they were, and a figure
+# whose input has gone is not left stale.
+. scripts/lib/outputs.sh
+final=$out
+[ ! -e "$final" ] || [ -d "$final" ] || die "$final: is not a directory (PLOTS_OUT names the figures' folder; nothing drawn)"
+out=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-plots.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+data=$out/data
+mkdir -p "$data"
 
 # Hyperfine quotes fields that hold commas; the checks split on commas, so
 # quoted commas become ';' first (line numbers are kept).
@@ -155,9 +162,14 @@ else
 	skipped="$skipped scaling"
 fi
 
-# 5. plan layouts: one per planner for one graph, when the CLI can emit them.
+# 5. plan layouts: one per planner for one graph, when the CLI can emit them,
+# each model planned with the --dim values the bench used (the .meta's
+# input_dims lines, which are dims-file lines once their key is cut).
+meta_file=${dir%/}/results.meta
+: > "$data/input_dims.txt"
+[ ! -f "$meta_file" ] || sed -n 's/^input_dims=//p' "$meta_file" > "$data/input_dims.txt"
 if [ -x "$bin" ]; then
-	if ARENABENCH=$bin sh plots/layouts.sh "$data" "$out" "$formats"; then
+	if ARENABENCH=$bin LAYOUT_DIMS_FILE=$data/input_dims.txt sh plots/layouts.sh "$data" "$out" "$formats"; then
 		drawn="$drawn layout"
 	else
 		say "plan layouts skipped (see above)"
@@ -200,5 +212,10 @@ else
 	skipped="$skipped hard"
 fi
 
-say "drew:$drawn -> $out/ ($formats)"
+for f in "$out"/*.svg "$out"/*.pdf "$out"/*.png; do
+	[ -e "$f" ] || continue
+	out_complete "$f" || die "$final/${f##*/}: drawn incomplete (a full disk?); the previous figures are kept"
+done
+out_install_dir "$out" "$final" || die "the previous figures in $final are kept"
+say "drew:$drawn -> $final/ ($formats)"
 [ -z "$skipped" ] || say "skipped:$skipped"

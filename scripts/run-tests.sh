@@ -132,7 +132,8 @@ fast)
 	;;
 long)
 	step build script submake -j2 BUILD="$build" all test-binaries
-	step campaign script sh tests/campaign/test-campaign.sh "$build" local kill corrupt mixed concurrent out ssh slurm
+	step campaign script sh tests/campaign/test-campaign.sh "$build" local kill corrupt mixed concurrent out faults hosts ssh slurm
+	step corpus-full-budget criterion env AB_TEST_FULL_BUDGET=1 "$build/tests/test_corpus_plans"
 	step report-browser script sh tests/report/test-report.sh "$build"
 	step sanitizers script sh tests/sanitizers.sh
 	step fuzz script sh scripts/fuzz.sh "${FUZZ_SECONDS:-30}"

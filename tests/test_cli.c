@@ -49,26 +49,58 @@ static int run(const char *args, char **out)
 
 TestSuite(cli, .init = make_dir, .fini = remove_dir);
 
-Test(cli, bad_graph_exits_2_names_file_and_line_and_writes_nothing)
+/* A corpus run never dies on one input: the bad graph is skipped, named
+ * with its file and line, listed in the .meta, and the run writes the
+ * starter graphs' rows (exit 0); --strict makes it exit 2 with nothing
+ * written and the earlier results kept. */
+Test(cli, bad_graph_is_skipped_or_under_strict_exits_2_and_writes_nothing)
 {
-	char args[1024], path[512], *out, *before, *after;
+	char args[1024], path[512], meta[512], *out, *before, *after;
 
 	write_file("bad.graph", "graph g\ntensor a input bytes 4\n"
 				"op o OP in=a out=nowhere\n");
 	write_file("results.csv", "an earlier run\n");
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	snprintf(meta, sizeof(meta), "%s/results.meta", dir);
 	before = tu_slurp(path, NULL);
-	snprintf(args, sizeof(args), "bench graphs/starter %s/bad.graph --no-timing --quiet --out %s",
+	snprintf(args, sizeof(args), "bench graphs/starter %s/bad.graph --no-timing --quiet --strict --out %s",
 		 dir, path);
 	cr_expect_eq(run(args, &out), 2);
 	cr_expect(strstr(out, "bad.graph:3: op 'o': output tensor 'nowhere' is not declared") != NULL,
 		  "%s", out);
+	cr_expect(strstr(out, "--strict: stopped at the first input that cannot be planned") != NULL, "%s", out);
 	cr_expect(strstr(out, "nothing written") != NULL, "%s", out);
 	after = tu_slurp(path, NULL);
 	cr_expect_str_eq(after, before, "the earlier results file is kept");
 	free(out);
-	free(before);
 	free(after);
+
+	snprintf(args, sizeof(args), "bench graphs/starter %s/bad.graph --planners linear --align 1 --no-timing --quiet --out %s",
+		 dir, path);
+	cr_expect_eq(run(args, &out), 0, "%s", out);
+	cr_expect(strstr(out, "arenabench: bench: skipped ") && strstr(out, "/bad.graph: ") &&
+		  strstr(out, "bad.graph:3: op 'o': output tensor 'nowhere' is not declared (declare tensors before the ops that use them) (--strict makes this an error)"),
+		  "%s", out);
+	free(out);
+	after = tu_slurp(path, NULL);
+	cr_assert(after);
+	/* the four starter graphs, one planner, one alignment */
+	{
+		size_t lines = 0;
+
+		for (char *c = after; *c; c++)
+			lines += *c == '\n';
+		cr_expect_eq(lines, 5, "%s", after);
+	}
+	free(after);
+	after = tu_slurp(meta, NULL);
+	cr_assert(after);
+	cr_expect(strstr(after, "\nskipped_inputs=1\nskipped_input=") &&
+		  strstr(after, "/bad.graph: ") &&
+		  strstr(after, "bad.graph:3: op 'o': output tensor 'nowhere' is not declared (declare tensors before the ops that use them)\n"),
+		  "%s", after);
+	free(after);
+	free(before);
 }
 
 Test(cli, bad_csv_exits_2_and_creates_no_file)

@@ -54,6 +54,12 @@ static void check_file(const char *path, size_t *checked)
 	cfg.aligns = aligns;
 	cfg.n_aligns = 2;
 	cfg.plan.seed = 1;
+	/* make test: budgeted planners (local_search, exact) at 50 iterations
+	 * or nodes, since this test asks for valid plans, not good ones (their
+	 * default budgets are tested on pinned inputs in test_exact and
+	 * test_repair); make test-long runs it with AB_TEST_FULL_BUDGET=1. */
+	cfg.plan.budget = getenv("AB_TEST_FULL_BUDGET") ? 0 : 50;
+	cfg.strict = true; /* an input that fails to load is an error here */
 	cfg.problem = on_problem;
 	if (ab_bench_run(&cfg, &rows, &err)) {
 		cr_expect_fail("%s", err.msg);

@@ -622,6 +622,7 @@ static void bench_file(const char *path, enum ab_lifetime_rule rule,
 	cfg.load.problem.lifetimes = rule;
 	cfg.load.problem.inplace = inplace;
 	cfg.plan.seed = 1;
+	cfg.strict = true; /* an input that fails to load is an error here */
 	cr_assert_eq(ab_bench_run(&cfg, &rows, &err), 0, "%s", err.msg);
 	cr_assert_eq(rows.n, 4);
 	for (size_t r = 0; r < rows.n; r++) {

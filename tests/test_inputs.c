@@ -93,7 +93,7 @@ static const struct bad_case bad_csvs[] = {
 	{ "id,lower,upper,size\n0,0,99999999999,4\n", "exceeds the supported time range" },
 	{ "id,lower,upper,size\n0,0,1,99999999999999999999\n", "x.csv:2: column 'size': 99999999999999999999 does not fit in a signed 64-bit integer" },
 	{ "id,lower,upper,size,alignment\n0,0,1,4,3\n", "x.csv:2: buffer 0: alignment 3 must be a power of two" },
-	{ "id,lower,upper,size\nb1,0,1,4\nb1,1,2,4\n", "x.csv: buffer id 'b1' appears twice" },
+	{ "id,lower,upper,size\nb1,0,1,4\nb1,1,2,4\n", "x.csv:3: column 'id': buffer id 'b1' appears twice, first on line 2" },
 	{ "id,lower,upper,size\n,0,1,4\n", "x.csv:2: column 'id': expected a name or number" },
 };
 

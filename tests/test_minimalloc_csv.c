@@ -281,18 +281,18 @@ static const struct csv_case csv_cases[] = {
 	  "m.csv:6: column 'size': expected an integer, got 'zz'", 0, 0 },
 	{ ",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got ''", 0, 0 },
 	{ "\"a\",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got '\"a\"'", 0, 0 },
-	{ "7,0,1,1\n7,0,1,1\n", "m.csv: buffer id '7' appears twice (ids must be unique)", 0, 0 },
-	{ "a,0,1,1\n7,0,1,1\na,0,1,1\n", "m.csv: buffer id 'a' appears twice (ids must be unique)", 0, 0 },
+	{ "7,0,1,1\n7,0,1,1\n", "m.csv:3: column 'id': buffer id '7' appears twice, first on line 2 (ids must be unique)", 0, 0 },
+	{ "a,0,1,1\n7,0,1,1\na,0,1,1\n", "m.csv:4: column 'id': buffer id 'a' appears twice, first on line 2 (ids must be unique)", 0, 0 },
 	/* the first repeat in row order, numbers and names mixed: rows 5 x x 5
-	 * repeat x first (row 3), rows x 5 5 x repeat 5 first (row 3) */
-	{ "5,0,1,1\nx,0,1,1\nx,0,1,1\n5,0,1,1\n", "m.csv: buffer id 'x' appears twice (ids must be unique)", 0, 0 },
-	{ "x,0,1,1\n5,0,1,1\n5,0,1,1\nx,0,1,1\n", "m.csv: buffer id '5' appears twice (ids must be unique)", 0, 0 },
+	 * repeat x first (row 3, line 4), rows x 5 5 x repeat 5 first */
+	{ "5,0,1,1\nx,0,1,1\nx,0,1,1\n5,0,1,1\n", "m.csv:4: column 'id': buffer id 'x' appears twice, first on line 3 (ids must be unique)", 0, 0 },
+	{ "x,0,1,1\n5,0,1,1\n5,0,1,1\nx,0,1,1\n", "m.csv:4: column 'id': buffer id '5' appears twice, first on line 3 (ids must be unique)", 0, 0 },
 	/* ids far above the row count (compared after a sort, not a bitmap):
 	 * 10^10 repeats at row 4, before 3's repeat at row 5 */
 	{ "10000000000,0,1,1\n3,0,1,1\n7,0,1,1\n10000000000,0,1,1\n3,0,1,1\n",
-	  "m.csv: buffer id '10000000000' appears twice (ids must be unique)", 0, 0 },
+	  "m.csv:5: column 'id': buffer id '10000000000' appears twice, first on line 2 (ids must be unique)", 0, 0 },
 	{ "3,0,1,1\n10000000000,0,1,1\n3,0,1,1\n10000000000,0,1,1\n",
-	  "m.csv: buffer id '3' appears twice (ids must be unique)", 0, 0 },
+	  "m.csv:4: column 'id': buffer id '3' appears twice, first on line 2 (ids must be unique)", 0, 0 },
 };
 
 Test(minimalloc_csv, rows_are_read_as_before_case_by_case)

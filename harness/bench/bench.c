@@ -13,6 +13,7 @@
 
 #include "bench/bench.h"
 #include "bench/timing.h"
+#include "import/dims_file.h"
 
 
 /* ---------------------------------------------------------------- the run */
@@ -83,6 +84,11 @@ void ab_rows_free(struct ab_rows *rows)
 		free(rows->skipped[i].flags);
 	}
 	free(rows->skipped);
+	for (size_t i = 0; i < rows->n_dims; i++) {
+		free(rows->dims[i].path);
+		free(rows->dims[i].dims);
+	}
+	free(rows->dims);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -112,35 +118,47 @@ static void append_shell_word(char *buf, size_t len, const char *word)
 	buf[n < len ? n : len - 1] = 0;
 }
 
-/* Records an input that needs --dim values (AB_ONNX_NEEDS_DIMS) as
- * skipped, with the flags that name every missing dimension. */
+/* Records an input that cannot be planned as skipped: one that needs
+ * --dim values (AB_ONNX_NEEDS_DIMS) with the flags naming every missing
+ * dimension, any other with the loader's message (its "PATH: " cut). */
 static int skip_input(const struct ab_bench_config *cfg, struct ab_rows *rows,
-		      const char *path, const struct ab_onnx_info *needs,
-		      struct ab_error *err)
+		      const char *path, int code, const struct ab_onnx_info *needs,
+		      const struct ab_error *why, struct ab_error *err)
 {
 	struct ab_skipped_input *s;
 	char names[AB_ONNX_MAX_MISSING_DIMS * 80] = "", flags[AB_ONNX_MAX_MISSING_DIMS * 96] = "";
 	void *grown = realloc(rows->skipped, (rows->n_skipped + 1) * sizeof(*rows->skipped));
+	size_t plen = strlen(path);
 
 	if (!grown)
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	rows->skipped = grown;
-	for (size_t i = 0; i < needs->n_missing_dims; i++) {
-		const char *n = needs->missing_dims[i];
-		char word[sizeof(needs->missing_dims[0]) + 8];
-
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'", i ? ", " : "", n);
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s--dim ", i ? " " : "");
-		snprintf(word, sizeof(word), "%s=VALUE", n);
-		append_shell_word(flags, sizeof(flags), word);
-	}
 	s = &rows->skipped[rows->n_skipped];
+	if (code == AB_ONNX_NEEDS_DIMS) {
+		for (size_t i = 0; i < needs->n_missing_dims; i++) {
+			const char *n = needs->missing_dims[i];
+			char word[sizeof(needs->missing_dims[0]) + 8];
+
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'", i ? ", " : "", n);
+			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s--dim ", i ? " " : "");
+			snprintf(word, sizeof(word), "%s=VALUE", n);
+			append_shell_word(flags, sizeof(flags), word);
+		}
+		s->why = ab_strdupf("unresolved %sdimension%s %s (first needed by graph input '%s', shape %s)",
+				    needs->missing_nameless ? "" : "symbolic ",
+				    needs->n_missing_dims > 1 ? "s" : "", names,
+				    needs->missing_dims_input, needs->missing_dims_shape);
+		s->flags = strdup(flags);
+	} else {
+		const char *m = why->msg;
+
+		if (!strncmp(m, path, plen) && m[plen] == ':' && m[plen + 1] == ' ')
+			m += plen + 2;
+		s->why = strdup(m[0] ? m : strerror(code < 0 ? -code : code));
+		s->flags = NULL;
+	}
 	s->path = strdup(path);
-	s->why = ab_strdupf("unresolved symbolic dimension%s %s (first needed by graph input '%s', shape %s)",
-			    needs->n_missing_dims > 1 ? "s" : "", names,
-			    needs->missing_dims_input, needs->missing_dims_shape);
-	s->flags = strdup(flags);
-	if (!s->path || !s->why || !s->flags) {
+	if (!s->path || !s->why || (code == AB_ONNX_NEEDS_DIMS && !s->flags)) {
 		free(s->path);
 		free(s->why);
 		free(s->flags);
@@ -149,6 +167,32 @@ static int skip_input(const struct ab_bench_config *cfg, struct ab_rows *rows,
 	rows->n_skipped++;
 	if (cfg->skipped)
 		cfg->skipped(cfg->user, s);
+	return 0;
+}
+
+/* Records the --dim values the import of in applied, if any. */
+static int record_dims(struct ab_rows *rows, const struct ab_input *in,
+		       const struct ab_load_options *lo)
+{
+	uint32_t used = in->is_onnx ? in->onnx.dims_used
+			: in->is_tflite ? in->tflite.dims_used : 0;
+	char text[AB_TFLITE_MAX_DIMS * 96];
+	struct ab_input_dims *grown;
+
+	if (!used || !ab_dims_used_text(&lo->tflite, used, text, sizeof(text)))
+		return 0;
+	grown = realloc(rows->dims, (rows->n_dims + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	rows->dims = grown;
+	grown[rows->n_dims].path = strdup(in->path);
+	grown[rows->n_dims].dims = strdup(text);
+	if (!grown[rows->n_dims].path || !grown[rows->n_dims].dims) {
+		free(grown[rows->n_dims].path);
+		free(grown[rows->n_dims].dims);
+		return -ENOMEM;
+	}
+	rows->n_dims++;
 	return 0;
 }
 
@@ -294,32 +338,43 @@ int ab_bench_run(const struct ab_bench_config *cfg, struct ab_rows *rows,
 {
 	memset(rows, 0, sizeof(*rows));
 	for (size_t i = 0; i < cfg->n_inputs; i++) {
+		const char *path = cfg->inputs[i];
+		struct ab_bench_config own = *cfg;
+		struct ab_error why = { { 0 } };
+		uint32_t aligns[16];
 		struct ab_input in;
-		int rc;
+		int rc = 0;
 
 		if (cfg->progress)
-			cfg->progress(cfg->user, i, cfg->n_inputs,
-				      cfg->inputs[i], "planning");
-		const char *path = cfg->inputs[i];
-		size_t len = strlen(path);
-		struct ab_bench_config own = *cfg;
+			cfg->progress(cfg->user, i, cfg->n_inputs, path, "planning");
+		memset(&in, 0, sizeof(in));
+		if (cfg->input_options) {
+			size_t n = cfg->n_aligns < 16 ? cfg->n_aligns : 16;
 
-		if (cfg->tflite_own && len >= 7 &&
-		    !strcmp(path + len - 7, ".tflite")) {
-			own.load = cfg->tflite_load;
-			own.aligns = cfg->tflite_aligns;
-			own.n_aligns = cfg->n_tflite_aligns;
+			memcpy(aligns, cfg->aligns, n * sizeof(*aligns));
+			own.aligns = aligns;
+			own.n_aligns = n;
+			rc = cfg->input_options(cfg->user, path, &own.load, aligns,
+						&own.n_aligns, &why);
 		}
-		rc = ab_input_load(path, &own.load, &in, err);
-		if (rc == AB_ONNX_NEEDS_DIMS && !cfg->strict) {
-			rc = skip_input(cfg, rows, path, &in.onnx, err);
+		if (!rc)
+			rc = ab_input_load(path, &own.load, &in, &why);
+		if (rc == -ENOMEM || (rc && cfg->strict)) {
+			*err = why;
+			return rc;
+		}
+		if (rc) {
+			/* one model the run cannot plan never stops it */
+			rc = skip_input(cfg, rows, path, rc, &in.onnx, &why, err);
 			if (rc)
 				return rc;
 			continue;
 		}
+		rc = record_dims(rows, &in, &own.load);
 		if (rc)
-			return rc;
-		rc = bench_input(&own, &in, rows, err);
+			rc = ab_fail(err, rc, "%s: out of memory", path);
+		else
+			rc = bench_input(&own, &in, rows, err);
 		ab_input_free(&in);
 		if (rc)
 			return rc;
@@ -470,8 +525,17 @@ int ab_write_meta_skipped(FILE *f, const struct ab_rows *rows)
 		put_meta_text(f, s->path);
 		fputs(": ", f);
 		put_meta_text(f, s->why);
-		fputs("; add ", f);
-		put_meta_text(f, s->flags);
+		if (s->flags) {
+			fputs("; add ", f);
+			put_meta_text(f, s->flags);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < rows->n_dims; i++) {
+		fputs("input_dims=", f);
+		put_meta_text(f, rows->dims[i].path);
+		fputs(": ", f);
+		put_meta_text(f, rows->dims[i].dims);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;

@@ -158,7 +158,10 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 	if (!res)
 		res = &dummy;
 	set(res, AB_PLAN_VALID, 0, 0);
-	if (plan->n != n || plan->n_arenas < 1 || plan->n_arenas > AB_MAX_ARENAS)
+	/* no byte count of a valid plan passes 2^63 - 1 (a CSV column, a
+	 * signed 64-bit integer anywhere downstream) */
+	if (plan->n != n || plan->n_arenas < 1 || plan->n_arenas > AB_MAX_ARENAS ||
+	    plan->peak > INT64_MAX)
 		return set(res, AB_PLAN_BAD_ARENA, 0, 0);
 	for (int a = 0; a < plan->n_arenas; a++)
 		if (plan->arena_base[a] + plan->arena_size[a] < plan->arena_base[a] ||
@@ -176,7 +179,7 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 
 		if (fixed && off != (uint64_t)p->fixed_offset[i])
 			return set(res, AB_PLAN_MOVED_FIXED, i, i);
-		if (end < off)
+		if (end < off || end > INT64_MAX)
 			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
 		if (a >= (unsigned)plan->n_arenas)
 			return set(res, AB_PLAN_BAD_ARENA, i, i);

@@ -13,7 +13,9 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "core/outlock.h"
 #include "core/tiers.h"
+#include "import/dims_file.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -26,6 +28,7 @@ enum cli_cmd {
 	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
 	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
 	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7, CMD_COMPARE = 1 << 8,
+	CMD_MERGE = 1 << 9,
 };
 
 struct args {
@@ -46,12 +49,15 @@ struct args {
 	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */
 	bool timing, quiet, json, header;
-	bool strict;            /* bench: an input needing --dim is an error */
+	bool strict;            /* bench: an input that cannot be planned is an error */
+	bool allow_empty;       /* bench: every input skipped still writes */
 	double budget_seconds;  /* scale */
 	char **pos;
 	size_t n_pos;
 	const char *runtime;
 	bool align_given, lifetimes_given, round_given, out_given;
+	bool runtime_given;       /* --runtime (else a default per input kind) */
+	struct ab_dims_file dims_file; /* --dims-file; n == 0 without */
 	struct ab_tier_set tiers; /* --tier */
 	/* the tiers' combinator (planners/lib/tiers.h, check/check.h) over
 	   `tiers`: a->plan.combinator points here once a --tier is given */
@@ -106,12 +112,26 @@ int cli_python_planners_dir(const char *dir, const struct ab_planner ***list,
  * (then --cost itself selects). */
 char *cli_planners_by_cost(const struct args *a);
 
-/* The conventions for one input: a .tflite without --runtime gets
- * TFLite's (lifetimes tflite, align 64) unless an option says otherwise;
- * other kinds keep the command's.  Changes *lo and aligns in place. */
-void cli_input_conventions(const struct args *a, const char *path,
-			   struct ab_load_options *lo, uint32_t *aligns,
-			   size_t *n_aligns);
+/* The conventions for one input without --runtime, one default per
+ * input kind in every command, each explicit option winning: a .tflite
+ * gets TFLite's (lifetimes tflite, align 64), or TFLite Micro's when it
+ * carries an offline plan (OfflineMemoryAllocation, which only TFLite
+ * Micro reads: an `export`ed model); a .onnx ONNX Runtime's (align 64,
+ * its allocation alignment; the default lifetimes); other kinds keep the
+ * command's.  Changes *lo and aligns in place; returns the runtime whose
+ * conventions apply ("tflite", "tflm", "onnxruntime"), or NULL for the
+ * command's own.  *why (may be NULL) gets a reason when the choice is not
+ * the kind's plain default (the offline plan), else NULL. */
+const char *cli_input_conventions(const struct args *a, const char *path,
+				  struct ab_load_options *lo, uint32_t *aligns,
+				  size_t *n_aligns, const char **why);
+/* Everything one input is loaded with: its --dim values (the command
+ * line's and --dims-file's for this model), then cli_input_conventions.
+ * 0 or a negative errno with err filled (too many --dim values). */
+int cli_input_options(const struct args *a, const char *path,
+		      struct ab_load_options *lo, uint32_t *aligns,
+		      size_t *n_aligns, const char **runtime, const char **why,
+		      struct ab_error *err);
 
 /* The operator-graph options given on the command line (--lifetimes,
  * --round, --no-scratch, --inplace, --reorder), none of which a minimalloc
@@ -135,7 +155,23 @@ int cli_run_gnuplot(const char *gnuplot, const char *expr, const char *script);
 /* The first line of a shell command's output (ab_write_meta's capture). */
 void cli_capture(const char *cmd, char *buf, size_t len);
 
+/* outputs.c: the identity of a path (device and inode when it exists,
+ * else its folder's canonical path and its name; malloc'd); an output
+ * that is one of files refused (message printed, EXIT_USAGE, else 0); the
+ * lock of a results file taken (EXIT_USAGE naming the holder, else 0;
+ * nothing for "-" or a device), or the campaign's, passed down in
+ * ARENABENCH_OUT_LOCK_FD. */
+char *cli_path_identity(const char *path);
+int cli_refuse_inputs(const char *what, const char *out,
+		      const char *const *files, size_t n);
+int cli_lock_output(struct ab_out_lock *l, const char *out,
+		    const char *command);
+/* An output that is a directory, FIFO or socket refused before any work
+ * (message printed, EXIT_USAGE, else 0). */
+int cli_refuse_special(const char *what, const char *out);
+
 int cmd_list(struct args *a);
+int cmd_merge(int argc, char **argv);
 int cmd_bench(struct args *a, int argc, char **argv);
 int cmd_plan(struct args *a);
 int cmd_stats(struct args *a);

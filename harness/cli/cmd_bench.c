@@ -14,12 +14,15 @@
 
 #include "cli/cli.h"
 #include "cli/timing.h"
+#include "bench/merge.h"
+#include "core/sha256.h"
 #include "core/textio.h"
 #include "import/expand.h"
 
 struct progress {
 	bool quiet;
 	time_t start;
+	const struct args *a;
 };
 
 static void on_progress(void *user, size_t done, size_t total,
@@ -47,22 +50,22 @@ static void on_problem(void *user, const char *msg)
 static void on_skipped(void *user, const struct ab_skipped_input *s)
 {
 	(void)user;
-	fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
-		s->path, s->why, s->flags);
+	if (s->flags)
+		fprintf(stderr, "arenabench: bench: skipped %s: %s; add %s to plan it (--strict makes this an error)\n",
+			s->path, s->why, s->flags);
+	else
+		fprintf(stderr, "arenabench: bench: skipped %s: %s (--strict makes this an error)\n",
+			s->path, s->why);
 }
 
-static char *meta_path(const char *csv)
+/* Each input's options: its kind's default conventions and its --dim
+ * values (cli_input_options). */
+static int input_options(void *user, const char *path, struct ab_load_options *lo,
+			 uint32_t *aligns, size_t *n_aligns, struct ab_error *err)
 {
-	size_t n = strlen(csv);
-	char *m = malloc(n + 6);
+	const struct progress *pr = user;
 
-	if (!m)
-		return NULL;
-	memcpy(m, csv, n + 1);
-	if (n > 4 && !strcmp(m + n - 4, ".csv"))
-		m[n - 4] = 0;
-	strcat(m, ".meta");
-	return m;
+	return cli_input_options(pr->a, path, lo, aligns, n_aligns, NULL, NULL, err);
 }
 
 /*
@@ -147,14 +150,15 @@ static int check_out_dir(const char *out, bool given)
 int cmd_bench(struct args *a, int argc, char **argv)
 {
 	struct ab_bench_config cfg = { 0 };
-	uint32_t tflite_aligns[16];
-	struct progress pr = { a->quiet, time(NULL) };
+	struct progress pr = { a->quiet, time(NULL), a };
 	const struct ab_planner **planners = NULL;
 	struct ab_rows rows = { 0 };
 	struct ab_error err = { { 0 } };
 	struct ab_atomic_file csv, meta;
-	char **files = NULL, *mpath = NULL;
+	struct ab_out_lock lock = { -1, NULL, 0 };
+	char **files = NULL, *mpath = NULL, hex[65];
 	size_t n_files = 0, n_planners = 0;
+	bool wrote_meta = false;
 	int rc, code = EXIT_USAGE;
 
 	if (!a->n_pos) {
@@ -174,6 +178,15 @@ int cmd_bench(struct args *a, int argc, char **argv)
 				 : "no planners selected");
 		goto out;
 	}
+	/* the output rules (docs/io.md) on the CSV and its .meta, against
+	 * every input a folder expanded to, then the output's lock */
+	mpath = strcmp(a->out, "-") ? ab_meta_path(a->out) : NULL;
+	if (cli_refuse_inputs("--out", a->out, (const char *const *)files, n_files) ||
+	    cli_refuse_special("--out", a->out) ||
+	    (mpath && (cli_refuse_inputs("--out's .meta", mpath, (const char *const *)files, n_files) ||
+		       cli_refuse_special("--out's .meta", mpath))) ||
+	    cli_lock_output(&lock, a->out, "arenabench bench"))
+		goto out;
 	cfg.inputs = (const char *const *)files;
 	cfg.n_inputs = n_files;
 	cfg.planners = planners;
@@ -181,17 +194,8 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	cfg.aligns = a->aligns;
 	cfg.n_aligns = a->n_aligns;
 	cfg.load = a->load;
-	/* A .tflite gets TFLite's conventions unless an option says otherwise
-	 * (cli_input_conventions). */
-	{
-		cfg.tflite_load = a->load;
-		memcpy(tflite_aligns, a->aligns, sizeof(tflite_aligns));
-		cfg.n_tflite_aligns = a->n_aligns;
-		cli_input_conventions(a, "x.tflite", &cfg.tflite_load,
-				      tflite_aligns, &cfg.n_tflite_aligns);
-		cfg.tflite_aligns = tflite_aligns;
-		cfg.tflite_own = true;
-	}
+	/* one default per input kind, and each model's --dim values */
+	cfg.input_options = input_options;
 	cfg.plan = a->plan;
 	cfg.timer = a->timing ? &ab_google_benchmark : NULL;
 	cfg.progress = on_progress;
@@ -202,7 +206,14 @@ int cmd_bench(struct args *a, int argc, char **argv)
 	rc = ab_bench_run(&cfg, &rows, &err);
 	if (rc) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
+		if (a->strict && rc != -ENOMEM)
+			fprintf(stderr, "arenabench: bench --strict: stopped at the first input that cannot be planned\n");
 		fprintf(stderr, "arenabench: nothing written; %s is unchanged\n", a->out);
+		goto out;
+	}
+	if (rows.n_skipped == n_files && !a->allow_empty) {
+		fprintf(stderr, "arenabench: bench: none of the %zu input%s could be planned (each named above); nothing written; %s is unchanged\n",
+			n_files, n_files == 1 ? "" : "s", a->out);
 		goto out;
 	}
 	if (ab_atomic_open(&csv, a->out, &err)) {
@@ -217,34 +228,47 @@ int cmd_bench(struct args *a, int argc, char **argv)
 			goto out;
 		}
 	} else {
-		mpath = meta_path(a->out);
-		if (!mpath || ab_atomic_open(&meta, mpath, &err)) {
+		/* the .meta names the CSV's sha256: a reader tells a matched
+		 * pair from a torn one (docs/io.md) */
+		if (fflush(csv.f) || ferror(csv.f)) {
+			ab_atomic_abort(&csv);
+			fprintf(stderr, "arenabench: %s: write error: %s; the previous files are kept\n",
+				a->out, strerror(errno));
+			goto out;
+		}
+		if (!mpath || ab_sha256_file(csv.tmp, hex, &err) ||
+		    ab_atomic_open(&meta, mpath, &err)) {
 			ab_atomic_abort(&csv);
 			fprintf(stderr, "arenabench: %s\n", mpath ? err.msg : "out of memory");
 			goto out;
 		}
 		ab_write_meta(meta.f, &ab_google_benchmark, argc, argv, cli_capture);
 		ab_write_meta_skipped(meta.f, &rows);
+		fprintf(meta.f, "rows=%zu\ncsv_sha256=%s\n", rows.n, hex);
 		/* the CSV and its .meta are replaced together or not at all */
 		if (ab_atomic_commit_pair(&csv, &meta, &err)) {
 			fprintf(stderr, "arenabench: %s\n", err.msg);
 			goto out;
 		}
+		wrote_meta = true;
 	}
 	if (!a->quiet) {
 		print_summary(&rows, planners, n_planners);
 		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
 			rows.n, a->out, rows.invalid);
 	}
-	if (rows.n_skipped) {
-		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped (symbolic dimensions without --dim; listed in %s):",
-			rows.n_skipped, n_files, mpath ? mpath : "this message only: no .meta beside stdout or a device");
+	/* (each skip was named as it happened, --quiet or not; the list
+	 * names the .meta, which a caller of --quiet may move, so it is
+	 * left to the summary) */
+	if (rows.n_skipped && !a->quiet) {
+		fprintf(stderr, "arenabench: bench: %zu of %zu inputs skipped, the run went on without them (listed in %s):\n",
+			rows.n_skipped, n_files, wrote_meta ? mpath : "this message only: no .meta beside stdout or a device");
 		for (size_t i = 0; i < rows.n_skipped; i++)
-			fprintf(stderr, " %s", rows.skipped[i].path);
-		fputc('\n', stderr);
+			fprintf(stderr, "  %s: %s\n", rows.skipped[i].path, rows.skipped[i].why);
 	}
 	code = rows.invalid ? EXIT_INVALID : 0;
 out:
+	ab_out_lock_release(&lock);
 	ab_free_inputs(files, n_files);
 	free(planners);
 	free(mpath);

@@ -44,7 +44,12 @@ int cmd_explain(struct args *a)
 		return EXIT_USAGE;
 	}
 	e.path = a->pos[0];
-	e.runtime = a->runtime;
+	/* one default per input kind (an exported model: TFLite Micro's) */
+	if (cli_input_options(a, e.path, &a->load, a->aligns, &a->n_aligns, &e.runtime,
+			      &e.runtime_reason, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
 	e.load = a->load;
 	e.plan = a->plan;
 	e.tiers = a->plan.combinator ? &a->tiers : NULL;

@@ -59,6 +59,11 @@ int cmd_export(struct args *a)
 	}
 	o.align = a->aligns[0];
 	o.tflite = a->load.tflite;
+	if (a->dims_file.n &&
+	    ab_dims_for_input(&a->dims_file, a->pos[0], &a->load.tflite, &o.tflite, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
 	o.plan = a->plan;
 	rc = ab_export_model(a->pos[0], a->out, &o, &rep, &err);
 	if (rc) {

@@ -106,7 +106,10 @@ int cmd_plan(struct args *a)
 	}
 	if (cli_search_options(a, &pl, 1)) /* only exact and local_search read them */
 		return EXIT_USAGE;
-	cli_input_conventions(a, a->pos[0], &a->load, a->aligns, &a->n_aligns);
+	if (cli_input_options(a, a->pos[0], &a->load, a->aligns, &a->n_aligns, NULL, NULL, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
 	if (a->n_aligns != 1) {
 		fprintf(stderr, "arenabench: plan: --align takes one value\n");
 		return EXIT_USAGE;

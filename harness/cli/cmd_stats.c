@@ -26,8 +26,8 @@ int cmd_stats(struct args *a)
 		size_t n_aligns = 0;
 		const char *s;
 
-		cli_input_conventions(a, files[i], &lo, aligns, &n_aligns);
-		if (ab_input_load(files[i], &lo, &in, &err)) {
+		if (cli_input_options(a, files[i], &lo, aligns, &n_aligns, NULL, NULL, &err) ||
+		    ab_input_load(files[i], &lo, &in, &err)) {
 			fprintf(stderr, "arenabench: %s\n", err.msg);
 			code = EXIT_USAGE;
 			break;

@@ -37,37 +37,21 @@ static int cli_finish_stdout(int code)
 static void on_signal(int sig)
 {
 	ab_atomic_remove_all();
+	ab_out_lock_remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* The identity of a path: its device and inode when it exists, else the
- * canonical path of its folder plus its name (malloc'd, for comparing). */
-static char *path_identity(const char *path)
+/* A signal ignored when we started (nohup, a background job of a
+ * script) stays ignored. */
+static void catch_signals(void)
 {
-	struct stat st;
-	char buf[64], *dir, *slash, *r, *out;
+	for (size_t i = 0; i < 3; i++) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
-	if (!strcmp(path, "-"))
-		return strdup("-");
-	if (stat(path, &st) == 0) {
-		snprintf(buf, sizeof(buf), "@%llu:%llu", (unsigned long long)st.st_dev,
-			 (unsigned long long)st.st_ino);
-		return strdup(buf);
+		if (signal(sigs[i], on_signal) == SIG_IGN)
+			signal(sigs[i], SIG_IGN);
 	}
-	dir = strdup(path);
-	if (!dir)
-		return NULL;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = 0;
-	r = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
-	out = r ? malloc(strlen(r) + strlen(path) + 2) : NULL;
-	if (out)
-		sprintf(out, "%s/%s", r, slash ? slash + 1 : path);
-	free(r);
-	free(dir);
-	return out;
 }
 
 /* Refuses, before any work, an output that is one of the inputs or two
@@ -83,9 +67,9 @@ static int check_outputs(const struct args *a)
 	for (int i = 0; i < 5 && !code; i++) {
 		if (!outs[i])
 			continue;
-		id[i] = path_identity(outs[i]);
+		id[i] = cli_path_identity(outs[i]);
 		for (size_t k = 0; k < a->n_pos && id[i] && !code; k++) {
-			char *in = path_identity(a->pos[k]);
+			char *in = cli_path_identity(a->pos[k]);
 
 			if (in && !strcmp(in, id[i]) && strcmp(in, "-")) {
 				fprintf(stderr, "arenabench: %s %s is the input %s: refusing to overwrite an input (nothing done)\n",
@@ -178,9 +162,13 @@ int main(int argc, char **argv)
 	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export or compare)\n",
+		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export, compare or merge)\n",
 			argv[1]);
 		return EXIT_USAGE;
+	}
+	if (cmd == CMD_MERGE) {
+		catch_signals();
+		return cli_finish_stdout(cmd_merge(argc, argv));
 	}
 	if (cmd == CMD_SCALE && argc >= 3 &&
 	    (!strcmp(argv[2], "--write-meta") || !strcmp(argv[2], "--sort-reference")))
@@ -200,14 +188,7 @@ int main(int argc, char **argv)
 		cli_args_free(&a);
 		return EXIT_USAGE;
 	}
-	/* a signal ignored when we started (nohup, a background job of a
-	 * script) stays ignored */
-	for (size_t i = 0; i < 3; i++) {
-		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-		if (signal(sigs[i], on_signal) == SIG_IGN)
-			signal(sigs[i], SIG_IGN);
-	}
+	catch_signals();
 	switch (cmd) {
 	case CMD_LIST: code = cmd_list(&a); break;
 	case CMD_BENCH: code = cmd_bench(&a, argc, argv); break;

@@ -26,6 +26,7 @@ enum {
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY, O_TIMINGS,
+	O_DIMS_FILE, O_ALLOW_EMPTY,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
@@ -56,7 +57,9 @@ static const struct option_doc table[] = {
 	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE, "N",
 	  ".tflite: the subgraph to plan (default 0)" },
 	{ { "dim", required_argument, NULL, O_DIM }, TFLITE, "NAME=VALUE",
-	  ".tflite/.onnx: value of a dynamic (symbolic) dimension" },
+	  ".tflite/.onnx: value of a dynamic (symbolic) dimension; INPUT:AXIS=VALUE: any dimension of an input, named or not" },
+	{ { "dims-file", required_argument, NULL, O_DIMS_FILE }, TFLITE, "F",
+	  "--dim values per model, a line each: MODEL: NAME=VALUE ... (docs/onnx.md)" },
 	{ { "seed", required_argument, NULL, O_SEED }, PLANS, "N",
 	  "search planners: seed (default 1)" },
 	{ { "budget", required_argument, NULL, O_BUDGET }, PLANS, "N",
@@ -112,7 +115,9 @@ static const struct option_doc table[] = {
 	{ { "quiet", no_argument, NULL, O_QUIET }, CMD_BENCH | CMD_SUITE, NULL,
 	  "no progress on stderr" },
 	{ { "strict", no_argument, NULL, O_STRICT }, CMD_BENCH, NULL,
-	  "an .onnx input needing --dim values stops the run (default: skipped, named with its flags)" },
+	  "an input that cannot be planned stops the run, exit 2 (default: skipped with its reason, the run goes on)" },
+	{ { "allow-empty", no_argument, NULL, O_ALLOW_EMPTY }, CMD_BENCH, NULL,
+	  "when every input is skipped, still write the CSV (header only) and .meta, exit 0 (campaign shards; default: exit 2, nothing written)" },
 	{ { "header", no_argument, NULL, O_HEADER }, CMD_SCALE, NULL,
 	  "print the CSV header line first" },
 	{ { "budget-seconds", required_argument, NULL, O_BUDGET_SECONDS }, CMD_SCALE, "S",
@@ -159,6 +164,10 @@ static const struct command_doc commands[] = {
 	  "geometric mean of B/A per planner and family, the largest changes, rows in one file only, timing\n"
 	  "ratios when both sides were timed (docs/compare.md)",
 	  "arenabench compare results/reference/results.csv results/results.csv" },
+	{ CMD_MERGE, "merge", "merge --out OUT.csv [--meta-from FILE] SHARD.csv...",
+	  "bench CSVs (each with its .meta naming its csv_sha256) into one CSV and .meta, checked and\n"
+	  "replaced as a pair (the campaign's merge; docs/io.md); --meta-from gives the .meta's lines",
+	  "arenabench merge --out results/results.csv build/campaigns/x/shards/*.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
@@ -190,9 +199,12 @@ enum cli_cmd cli_command(const char *s)
  * --runtime (explain's default: tflite) sets its runtime's conventions,
  * each explicit option winning over it:
  *   tflite: align 64, lifetimes tflite;  tflm: align 16, lifetimes tflm,
- *   sizes rounded to 16 (TFLite Micro's MicroArenaBufferAlignment).
+ *   sizes rounded to 16 (TFLite Micro's MicroArenaBufferAlignment);
+ *   onnxruntime (a .onnx's): align 64 (ONNX Runtime's kAllocAlignment,
+ *   which its memory pattern pads every allocation to), default lifetimes.
  * Without a runtime: bench compares 1, 16 and 64; plan, suite and scale
  * use 1; export uses TFLite Micro's 16; lifetimes are the default rule.
+ * On top, one default per input kind (cli_input_conventions).
  */
 struct conventions {
 	uint32_t aligns[3];
@@ -207,6 +219,8 @@ static struct conventions conventions_of(enum cli_cmd cmd, const char *runtime)
 		runtime = "tflite";
 	if (runtime && !strcmp(runtime, "tflm"))
 		return (struct conventions){ { 16 }, 1, AB_LIFETIMES_TFLM, 16 };
+	if (runtime && !strcmp(runtime, "onnxruntime"))
+		return (struct conventions){ { 64 }, 1, AB_LIFETIMES_DEFAULT, 0 };
 	if (runtime)
 		return (struct conventions){ { 64 }, 1, AB_LIFETIMES_TFLITE, 0 };
 	if (cmd == CMD_BENCH)
@@ -232,25 +246,56 @@ static void apply_conventions(struct args *a)
 		a->load.problem.round_to = c.round_to;
 }
 
-static bool is_tflite(const char *path)
+static bool has_suffix(const char *path, const char *suffix)
 {
-	size_t n = strlen(path);
+	size_t n = strlen(path), k = strlen(suffix);
 
-	return n >= 7 && !strcmp(path + n - 7, ".tflite");
+	return n >= k && !strcmp(path + n - k, suffix);
 }
 
-/* One default per input kind: a .tflite without --runtime gets TFLite's
- * conventions (lifetimes tflite, align 64) in every command, each explicit
- * option winning; other inputs keep the command's. */
-void cli_input_conventions(const struct args *a, const char *path,
-			   struct ab_load_options *lo, uint32_t *aligns,
-			   size_t *n_aligns)
+/* Does the .tflite at path carry an offline plan?  (A model that does
+ * not load says no: its real load reports why.) */
+static bool carries_offline_plan(const char *path, const struct ab_load_options *lo)
+{
+	struct ab_tflite_info info;
+	struct ab_graph g;
+	struct ab_error e = { { 0 } };
+	bool has = false;
+
+	memset(&info, 0, sizeof(info));
+	memset(&g, 0, sizeof(g));
+	if (ab_tflite_load(path, &lo->tflite, &g, &info, &e) == 0) {
+		has = info.has_offline_plan;
+		ab_graph_free(&g);
+	}
+	ab_tflite_info_free(&info);
+	return has;
+}
+
+const char *cli_input_conventions(const struct args *a, const char *path,
+				  struct ab_load_options *lo, uint32_t *aligns,
+				  size_t *n_aligns, const char **why)
 {
 	struct conventions c;
+	const char *rt;
 
-	if (a->runtime || !is_tflite(path) || a->cmd == CMD_EXPORT)
-		return;
-	c = conventions_of(a->cmd, "tflite");
+	if (why)
+		*why = NULL;
+	if (a->runtime_given || a->cmd == CMD_EXPORT)
+		return a->runtime;
+	if (has_suffix(path, ".onnx")) {
+		rt = "onnxruntime";
+	} else if (has_suffix(path, ".tflite")) {
+		rt = "tflite";
+		if (carries_offline_plan(path, lo)) {
+			rt = "tflm";
+			if (why)
+				*why = "the model carries an offline plan (OfflineMemoryAllocation metadata, which only TFLite Micro reads; `arenabench export` writes one); --runtime tflite reads it under TFLite's";
+		}
+	} else {
+		return a->cmd == CMD_EXPLAIN ? "tflite" : NULL;
+	}
+	c = conventions_of(a->cmd, rt);
 	if (!a->align_given) {
 		memcpy(aligns, c.aligns, sizeof(c.aligns));
 		*n_aligns = c.n_aligns;
@@ -259,6 +304,27 @@ void cli_input_conventions(const struct args *a, const char *path,
 		lo->problem.lifetimes = c.lifetimes;
 	if (!a->round_given)
 		lo->problem.round_to = c.round_to;
+	return rt;
+}
+
+int cli_input_options(const struct args *a, const char *path,
+		      struct ab_load_options *lo, uint32_t *aligns,
+		      size_t *n_aligns, const char **runtime, const char **why,
+		      struct ab_error *err)
+{
+	const char *rt;
+
+	if (a->dims_file.n) {
+		int rc = ab_dims_for_input(&a->dims_file, path, &a->load.tflite,
+					   &lo->tflite, err);
+
+		if (rc)
+			return rc;
+	}
+	rt = cli_input_conventions(a, path, lo, aligns, n_aligns, why);
+	if (runtime)
+		*runtime = rt;
+	return 0;
 }
 
 static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
@@ -275,6 +341,9 @@ static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)"
 					    : cmd == CMD_SUITE ? ""
 					    : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
+	if (cmd & LOAD && cmd != CMD_SUITE)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "; a .tflite with an offline plan: TFLite Micro's (--align 16, --lifetimes tflm, --round 16); a .onnx: --align 64, --lifetimes default (ONNX Runtime's)");
 }
 
 /* ---------------------------------------------------------------- help */
@@ -296,7 +365,7 @@ void cli_usage(FILE *f)
 void cli_command_help(FILE *f, enum cli_cmd cmd)
 {
 	const struct command_doc *c = command_doc(cmd);
-	char defaults[256];
+	char defaults[512];
 
 	fprintf(f, "usage: arenabench %s [options]\n\n%s\n\noptions:\n", c->usage, c->about);
 	for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -403,7 +472,7 @@ static int parse_dim(const char *v, struct args *a)
 	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(d->name) ||
 	    a->load.tflite.n_dims == AB_TFLITE_MAX_DIMS ||
 	    scan_u64(eq + 1, &val) || val > INT32_MAX) {
-		fprintf(stderr, "arenabench: --dim expects NAME=VALUE (at most %d), got '%s'\n",
+		fprintf(stderr, "arenabench: --dim expects NAME=VALUE or INPUT:AXIS=VALUE (at most %d), got '%s'\n",
 			AB_TFLITE_MAX_DIMS, v);
 		return -EINVAL;
 	}
@@ -483,6 +552,7 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 			return -EINVAL;
 		}
 		a->runtime = v;
+		a->runtime_given = true;
 		return 0;
 	case O_ROUND:
 		if (parse_u64_in(o, v, 1, 1u << 30, "a multiple (1 = no rounding)", &x))
@@ -500,6 +570,18 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 		return 0;
 	case O_DIM:
 		return parse_dim(v, a);
+	case O_DIMS_FILE:
+		if (a->dims_file.path) {
+			fprintf(stderr, "arenabench: --dims-file is given twice (expected one file)\n");
+			return -EINVAL;
+		}
+		if (ab_dims_file_load(v, &a->dims_file, &e)) {
+			fprintf(stderr, "arenabench: --dims-file: %s\n", e.msg);
+			return -EINVAL;
+		}
+		if (!a->dims_file.path)
+			a->dims_file.path = strdup(v);
+		return 0;
 	case O_FAMILY:
 		/* A CSV field and a file-name part: no separators or quotes. */
 		if (!*v || strpbrk(v, ",\"\n\r/ ")) {
@@ -615,6 +697,9 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_STRICT:
 		a->strict = true;
 		return 0;
+	case O_ALLOW_EMPTY:
+		a->allow_empty = true;
+		return 0;
 	case O_HEADER:
 		a->header = true;
 		return 0;
@@ -694,6 +779,7 @@ void cli_args_free(struct args *a)
 {
 	free(a->pos);
 	a->pos = NULL;
+	ab_dims_file_free(&a->dims_file);
 }
 
 /* ----------------------------------------------- planners and inputs */

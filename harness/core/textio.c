@@ -180,9 +180,7 @@ void ab_atomic_remove_all(void)
 			unlink(live_tmp[i]);
 }
 
-/* The file a path names once symlinks are followed (malloc'd); a
- * dangling link names its target, which is then created. */
-static char *resolve_output(const char *path)
+char *ab_resolve_output(const char *path)
 {
 	char *r = realpath(path, NULL);
 	char link[4096];
@@ -211,6 +209,7 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 {
 	struct stat st;
 	size_t n;
+	int fd;
 
 	memset(af, 0, sizeof(*af));
 	if (strcmp(path, "-") == 0) {
@@ -220,7 +219,7 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 		af->path = strdup("(standard output)");
 		return af->path ? 0 : ab_fail(err, -ENOMEM, "out of memory");
 	}
-	af->path = resolve_output(path);
+	af->path = ab_resolve_output(path);
 	if (!af->path)
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	if (stat(af->path, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -229,7 +228,16 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 			af->path = NULL;
 			return ab_fail(err, -EISDIR, "%s: is a directory (expected a file to write)", path);
 		}
-		/* a device or FIFO is written in place, never replaced */
+		/* a FIFO with no reader would block for ever; a socket takes no
+		 * file; a device is written in place, never replaced */
+		if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+			int e = S_ISFIFO(st.st_mode) ? ESPIPE : EINVAL;
+
+			free(af->path);
+			af->path = NULL;
+			return ab_fail(err, -e, "%s: is %s (expected a regular file, a device or -; a FIFO is refused, as its reader may never come)",
+				       path, file_kind(st.st_mode));
+		}
 		af->f = fopen(af->path, "w");
 		af->in_place = true;
 		if (!af->f) {
@@ -248,8 +256,14 @@ int ab_atomic_open(struct ab_atomic_file *af, const char *path,
 	}
 	snprintf(af->tmp, n, "%s.tmp.%ld", af->path, (long)getpid());
 	live_add(af->tmp);
-	af->f = fopen(af->tmp, "w");
+	/* a new file of our own in the output's folder (never through a
+	 * link someone left under the temporary name) */
+	unlink(af->tmp);
+	fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	af->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!af->f) {
+		if (fd >= 0)
+			close(fd);
 		int e = errno;
 
 		ab_atomic_abort(af);
@@ -293,6 +307,24 @@ static void atomic_done(struct ab_atomic_file *af)
 	memset(af, 0, sizeof(*af));
 }
 
+/* Makes a rename in the folder of path durable (a crash after the
+ * rename keeps the new file); a folder that cannot be synced (some file
+ * systems refuse) is not an error. */
+static void sync_folder(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		if (fsync(fd)) {
+			/* EINVAL on some file systems: nothing more to do */
+		}
+		close(fd);
+	}
+	free(dir);
+}
+
 /* Renames a finished file over its path (nothing to do in place). */
 static int atomic_rename(struct ab_atomic_file *af, struct ab_error *err)
 {
@@ -304,6 +336,8 @@ static int atomic_rename(struct ab_atomic_file *af, struct ab_error *err)
 		ab_atomic_abort(af);
 		return rc;
 	}
+	if (!af->in_place)
+		sync_folder(af->path);
 	atomic_done(af);
 	return 0;
 }
@@ -350,6 +384,14 @@ int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
 	}
 	snprintf(keep, strlen(b->path) + 32, "%s.old.%ld", b->path, (long)getpid());
 	had_old = link(b->path, keep) == 0;
+	if (!had_old && errno != ENOENT) {
+		/* the old b could not be kept aside: replace neither */
+		int e = errno;
+
+		rc = ab_fail(err, -e, "%s: cannot keep the previous version aside: %s; the previous files are kept",
+			     b->path, strerror(e));
+		goto fail;
+	}
 	if (rename(b->tmp, b->path) != 0) {
 		int e = errno;
 
@@ -372,6 +414,8 @@ int ab_atomic_commit_pair(struct ab_atomic_file *a, struct ab_atomic_file *b,
 	if (had_old)
 		unlink(keep);
 	free(keep);
+	sync_folder(a->path);
+	sync_folder(b->path);
 	atomic_done(a);
 	atomic_done(b);
 	return 0;

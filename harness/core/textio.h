@@ -39,11 +39,17 @@ void ab_line_reader_init(struct ab_line_reader *lr, const char *text,
 int ab_line_reader_next(struct ab_line_reader *lr, char **line);
 void ab_line_reader_free(struct ab_line_reader *lr);
 
+/* The file a path names once symlinks are followed (malloc'd); a
+ * dangling link names its target, which is then created. */
+char *ab_resolve_output(const char *path);
+
 /* An output.  A regular file (or a new one) is written to
- * "<path>.tmp.<pid>" and renamed over path on commit, so a failed run
- * never leaves a partial or clobbered file; a symlink is followed to its
- * target; a device or FIFO is written in place (never replaced by a
- * regular file); "-" is standard output.  A directory is refused. */
+ * "<path>.tmp.<pid>" (created O_EXCL) and renamed over path on commit, so
+ * a failed run never leaves a partial or clobbered file; a symlink is
+ * followed to its target; a device is written in place (never replaced by
+ * a regular file); "-" is standard output.  A directory, FIFO (whose
+ * reader may never come) or socket is refused.  Every write, the flush,
+ * fsync and close are checked; the folder is synced after the rename. */
 struct ab_atomic_file {
 	FILE *f;
 	char *path; /* the file written (symlinks followed) */

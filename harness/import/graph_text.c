@@ -19,8 +19,10 @@ struct parser {
 	int line;
 	struct ab_graph *g;
 	struct ab_strmap names;
+	struct ab_strmap op_names; /* op name -> its line */
 	size_t cap_tensors, cap_ops;
 	bool next_op_phase;
+	int phase_line; /* of the last 'phase' */
 	struct ab_error *err;
 };
 
@@ -34,7 +36,7 @@ static bool valid_name(const char *s)
 		return false;
 	for (; *s; s++)
 		if (*s == ',' || *s == '=' || isspace((unsigned char)*s) ||
-		    *s == '#')
+		    *s == '#' || iscntrl((unsigned char)*s))
 			return false;
 	return true;
 }
@@ -125,7 +127,7 @@ static int parse_tensor(struct parser *ps, char **tok, int ntok)
 			     "expected 'tensor NAME KIND DTYPE SHAPE [align=N]'");
 	if (!valid_name(tok[1]))
 		return PFAIL(ps, -EINVAL,
-			     "tensor name '%s' must be non-empty without ',', '=', '#' or spaces",
+			     "tensor name '%s' must be non-empty without ',', '=', '#', spaces or control characters",
 			     tok[1]);
 	{
 		/* KIND[+input][+output]: a tensor with more roles than its
@@ -291,8 +293,12 @@ static int parse_op(struct parser *ps, char **tok, int ntok)
 			     "expected 'op NAME TYPE [in=..] [out=..] [scratch=..] [flags=..]'");
 	if (!valid_name(tok[1]) || !valid_name(tok[2]))
 		return PFAIL(ps, -EINVAL,
-			     "op name '%s' and type '%s' must be non-empty without ',', '=', '#' or spaces",
+			     "op name '%s' and type '%s' must be non-empty without ',', '=', '#', spaces or control characters",
 			     tok[1], tok[2]);
+	if (ab_strmap_get(&ps->op_names, tok[1]) >= 0)
+		return PFAIL(ps, -EINVAL,
+			     "op '%s' is declared twice (first on line %" PRId64 "; operator names must be unique, as messages and plans name operators)",
+			     tok[1], ab_strmap_get(&ps->op_names, tok[1]));
 	if (g->n_ops == ps->cap_ops) {
 		size_t cap = ps->cap_ops ? ps->cap_ops * 2 : 64;
 		void *p = realloc(g->ops, cap * sizeof(*g->ops));
@@ -310,6 +316,9 @@ static int parse_op(struct parser *ps, char **tok, int ntok)
 	if (!op->name || !op->type)
 		return -ENOMEM;
 	op->line = ps->line;
+	rc = ab_strmap_put(&ps->op_names, op->name, ps->line);
+	if (rc)
+		return rc;
 	op->phase_start = ps->next_op_phase;
 	ps->next_op_phase = false;
 	for (int i = 3; i < ntok; i++) {
@@ -394,6 +403,7 @@ static int parse_line(struct parser *ps, char *line)
 		if (*rest)
 			return PFAIL(ps, -EINVAL, "'phase' takes no arguments");
 		ps->next_op_phase = true;
+		ps->phase_line = ps->line;
 		return 0;
 	}
 	tok[ntok++] = p;
@@ -422,8 +432,16 @@ int ab_graph_parse(const char *text, size_t len, const char *path,
 
 	memset(out, 0, sizeof(*out));
 	rc = ab_strmap_init(&ps.names, 256);
+	if (!rc && (rc = ab_strmap_init(&ps.op_names, 256)))
+		ab_strmap_free(&ps.names);
 	if (rc)
 		return ab_fail(err, rc, "%s: out of memory", path);
+	/* a UTF-8 byte-order mark before the first line is skipped, as in
+	 * a minimalloc CSV */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	ab_line_reader_init(&lr, text, len);
 	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
 		ps.line = lr.line;
@@ -439,12 +457,13 @@ int ab_graph_parse(const char *text, size_t len, const char *path,
 				     : "cannot read line");
 	ab_line_reader_free(&lr);
 	ab_strmap_free(&ps.names);
+	ab_strmap_free(&ps.op_names);
 	if (!rc && !out->name)
 		rc = ab_fail(err, -EINVAL, "%s: empty graph (expected 'graph NAME' and operators)",
 			     path);
 	if (!rc && ps.next_op_phase)
-		rc = ab_fail(err, -EINVAL, "%s: 'phase' after the last op (a phase must start at an op)",
-			     path);
+		rc = ab_fail(err, -EINVAL, "%s:%d: 'phase' after the last op (a phase must start at an op)",
+			     path, ps.phase_line);
 	if (!rc)
 		rc = ab_graph_check(out, path, err);
 	if (rc)

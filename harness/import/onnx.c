@@ -145,9 +145,11 @@ static int setup(struct onnx_import *s, struct ab_onnx_info *info)
 				continue;
 			rc = onnx_add_val(s, n->out[k], (int)i, NULL, &x);
 			if (rc == -EEXIST)
-				return onnx_fail(s, -EBADMSG, "%s: output '%s' is already %s (one producer per value)",
+				return onnx_fail(s, -EBADMSG, "%s: output '%s' is already %s",
 					    onnx_node_name(s, (int)i, nb, sizeof(nb)), n->out[k],
-					    x->producer >= 0 ? "written by an earlier node" : "a graph input or initializer");
+					    x->producer >= 0 ? "written by an earlier node (one producer per value)"
+					    : x->is_init ? "an initializer, a constant (operators never write constants)"
+							 : "a graph input (operators never write graph inputs)");
 			if (rc)
 				return onnx_fail(s, -ENOMEM, "out of memory");
 		}

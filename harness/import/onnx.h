@@ -38,7 +38,8 @@ extern "C" {
 #define AB_ONNX_MAX_MISSING_DIMS AB_TFLITE_MAX_DIMS
 
 /* --dim NAME=VALUE overrides, shared with the TFLite importer's list:
- * NAME is a symbolic dimension (dim_param) of a graph input. */
+ * NAME is a symbolic dimension (dim_param) of a graph input, or
+ * INPUT:AXIS, any dimension of graph input INPUT (named or not). */
 struct ab_onnx_options {
 	size_t n_dims;
 	const struct ab_tflite_dim *dims;
@@ -58,6 +59,7 @@ struct ab_onnx_info {
 	size_t n_subgraph_nodes; /* nodes inside If branches */
 	size_t n_dim_params;     /* distinct symbolic input dimensions */
 	bool used_dim_overrides;
+	uint32_t dims_used;      /* bit i: opt->dims[i] was applied */
 	uint64_t weights_bytes;  /* stored initializer/Constant bytes (external: by length) */
 	/* Symbolic dimensions of graph inputs that no --dim names, in order
 	 * of first use (set whatever the return code; the import stops with
@@ -65,6 +67,7 @@ struct ab_onnx_info {
 	 * needs them and its shape with the names in place ("[N,3,224,224]"). */
 	size_t n_missing_dims;
 	char missing_dims[AB_ONNX_MAX_MISSING_DIMS][sizeof(((struct ab_tflite_dim *)0)->name)];
+	bool missing_nameless;   /* some are nameless: listed as INPUT:AXIS */
 	char missing_dims_input[128];
 	char missing_dims_shape[256];
 };

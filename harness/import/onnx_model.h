@@ -115,6 +115,10 @@ int abx_onnx_open(const uint8_t *bytes, size_t len, const char *path,
 		  struct ab_error *err);
 /* Sets symbolic input dimension NAME to value in every graph input. */
 int abx_onnx_set_dim(struct abx_onnx *h, const char *name, int64_t value);
+/* Sets axis `axis` of graph input `input` to value, named or not (the
+ * --dim INPUT:AXIS=VALUE form); 1 when set, 0 when there is no such axis. */
+int abx_onnx_set_input_dim(struct abx_onnx *h, const char *input, int axis,
+			   int64_t value);
 /* Runs shape inference on a copy carrying the hints; replaces each
  * graph's infos[] in model by the inferred value_info.  A failure of
  * inference itself (not an unknown shape) is an error naming the node. */

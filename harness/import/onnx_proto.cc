@@ -569,6 +569,21 @@ int abx_onnx_set_dim(struct abx_onnx *h, const char *name, int64_t value)
 	return n;
 }
 
+int abx_onnx_set_input_dim(struct abx_onnx *h, const char *input, int axis, int64_t value)
+{
+	for (auto &in : *h->model.mutable_graph()->mutable_input()) {
+		if (in.name() != input || !in.type().has_tensor_type() ||
+		    !in.type().tensor_type().has_shape())
+			continue;
+		auto *s = in.mutable_type()->mutable_tensor_type()->mutable_shape();
+		if (axis < 0 || axis >= s->dim_size())
+			return 0;
+		s->mutable_dim(axis)->set_dim_value(value); // clears dim_param (a oneof)
+		return 1;
+	}
+	return 0;
+}
+
 int abx_onnx_infer(struct abx_onnx *h, const struct ab_onnx_hint *hints, size_t n_hints,
 		   struct ab_onnx_model *model, struct ab_error *err)
 {

@@ -199,6 +199,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	int col_at[COL_COUNT], ncols = 0, rc;
 	char *line, *f[16], *label_end;
 	uint8_t *numeric = NULL; /* row i's id is a canonical number */
+	int *row_line = NULL;    /* buffer i's line, for messages */
 	size_t cap = 0, n = 0, repeat;
 	int64_t max_upper = 0;
 	uint8_t words[COL_COUNT] = { 0 };
@@ -277,11 +278,12 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	out->id = ab_alloc_large(cap * sizeof(*out->id));
 	out->label = ab_alloc_large(cap * sizeof(*out->label));
 	numeric = malloc(cap);
+	row_line = malloc(cap * sizeof(*row_line));
 	if (col_at[COL_NAME] >= 0)
 		out->csv_name = malloc(cap * sizeof(*out->csv_name));
 	if (col_at[COL_OFFSET] >= 0)
 		out->fixed_offset = malloc(cap * sizeof(*out->fixed_offset));
-	if (!out->buf || !out->id || !out->label || !numeric ||
+	if (!out->buf || !out->id || !out->label || !numeric || !row_line ||
 	    (col_at[COL_NAME] >= 0 && !out->csv_name) ||
 	    (col_at[COL_OFFSET] >= 0 && !out->fixed_offset))
 		goto fail_oom;
@@ -368,6 +370,17 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			rc = ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, lr.line);
 			goto fail;
 		}
+		/* a fixed offset keeps the whole buffer below 2^62, so that no
+		 * end, arena or peak can pass 2^63 - 1 */
+		if (col_at[COL_OFFSET] >= 0 &&
+		    ((uint64_t)v[COL_SIZE] > AB_MAX_PROBLEM_BYTES ||
+		     (uint64_t)v[COL_OFFSET] > AB_MAX_PROBLEM_BYTES - (uint64_t)v[COL_SIZE])) {
+			rc = ab_fail(err, -EOVERFLOW, "%s:%d: buffer %s: column 'offset': offset %" PRId64 " + size %" PRId64 " is past 2^62 bytes (expected offset + size at most %llu, so that no byte count overflows 64 bits)",
+				     path, lr.line, f[col_at[COL_ID]], v[COL_OFFSET], v[COL_SIZE],
+				     (unsigned long long)AB_MAX_PROBLEM_BYTES);
+			goto fail;
+		}
+		row_line[n] = lr.line;
 		out->buf[n].first = (int32_t)v[COL_LOWER];
 		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
 		out->buf[n].size = (uint64_t)v[COL_SIZE];
@@ -413,8 +426,14 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	if (first_repeated_id(out, numeric, &repeat))
 		goto fail_oom;
 	if (repeat != SIZE_MAX) {
-		rc = ab_fail(err, -EINVAL, "%s: buffer id '%s' appears twice (ids must be unique)",
-			     path, out->label[repeat]);
+		size_t first = 0;
+
+		while (first < repeat && strcmp(out->label[first], out->label[repeat]) &&
+		       !(numeric[first] && numeric[repeat] && out->id[first] == out->id[repeat]))
+			first++;
+		rc = ab_fail(err, -EINVAL, "%s:%d: column '%s': buffer id '%s' appears twice, first on line %d (ids must be unique)",
+			     path, row_line[repeat], col_aliases[COL_ID][words[COL_ID]],
+			     out->label[repeat], row_line[first]);
 		goto fail;
 	}
 	out->n = n;
@@ -427,17 +446,19 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	if (ab_problem_oversize(out) >= 0) {
 		int64_t i = ab_problem_oversize(out);
 
-		rc = ab_fail(err, -EOVERFLOW, "%s: buffer %s (%" PRIu64 " bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)",
-			     path, out->label[i], out->buf[i].size);
+		rc = ab_fail(err, -EOVERFLOW, "%s:%d: column 'size': buffer %s (%" PRIu64 " bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)",
+			     path, row_line[i], out->label[i], out->buf[i].size);
 		goto fail;
 	}
 	free(numeric);
+	free(row_line);
 	ab_line_reader_free(&lr);
 	return 0;
 fail_oom:
 	rc = ab_fail(err, -ENOMEM, "%s: out of memory", path);
 fail:
 	free(numeric);
+	free(row_line);
 	ab_line_reader_free(&lr);
 	ab_problem_free(out);
 	return rc;

@@ -338,26 +338,66 @@ static int buffer_data(struct ab_fb *r, const struct ab_fb_vec *bufs,
 
 /* ------------------------------------------------------------- tensors */
 
-/* Value of dynamic axis `axis` of tensor `name`: an override, or -1. */
+bool ab_dim_name_axis(const char *name, size_t *input_len, int *axis)
+{
+	const char *colon = strrchr(name, ':');
+	long v = 0;
+
+	if (!colon || colon == name || !colon[1] || strlen(colon + 1) > 6 ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return false;
+	for (const char *c = colon + 1; *c; c++)
+		v = v * 10 + (*c - '0');
+	*input_len = (size_t)(colon - name);
+	*axis = (int)v;
+	return true;
+}
+
+bool ab_dim_matches_axis(const char *name, const char *raw, size_t raw_len,
+			 const char *sanitized, int axis)
+{
+	size_t n;
+	int a;
+
+	if (!ab_dim_name_axis(name, &n, &a) || a != axis)
+		return false;
+	return (raw && n == raw_len && !memcmp(name, raw, n)) ||
+	       (sanitized && strlen(sanitized) == n && !memcmp(name, sanitized, n));
+}
+
+/* Value of dynamic axis `axis` of tensor `name`: an override (its index
+ * in *used), or -1.  NAME:AXIS first, then the tensor's name (all its
+ * dynamic axes), then dN. */
 static int64_t dim_override(const struct ab_tflite_options *opt,
 			    const char *raw, uint32_t raw_len,
-			    const char *name, int axis)
+			    const char *name, int axis, uint32_t *used)
 {
 	char dn[16];
+	size_t n;
 
 	if (!opt)
 		return -1;
+	n = opt->n_dims < AB_TFLITE_MAX_DIMS ? opt->n_dims : AB_TFLITE_MAX_DIMS;
 	snprintf(dn, sizeof(dn), "d%d", axis);
-	for (size_t i = 0; i < opt->n_dims && i < AB_TFLITE_MAX_DIMS; i++) {
+	for (size_t i = 0; i < n; i++)
+		if (ab_dim_matches_axis(opt->dims[i].name, raw, raw_len, name, axis)) {
+			*used |= 1u << i;
+			return opt->dims[i].value;
+		}
+	for (size_t i = 0; i < n; i++) {
 		const char *k = opt->dims[i].name;
 
 		if (!strcmp(k, name) ||
-		    (raw && strlen(k) == raw_len && !memcmp(k, raw, raw_len)))
+		    (raw && strlen(k) == raw_len && !memcmp(k, raw, raw_len))) {
+			*used |= 1u << i;
 			return opt->dims[i].value;
+		}
 	}
-	for (size_t i = 0; i < opt->n_dims && i < AB_TFLITE_MAX_DIMS; i++)
-		if (!strcmp(opt->dims[i].name, dn))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(opt->dims[i].name, dn)) {
+			*used |= 1u << i;
 			return opt->dims[i].value;
+		}
 	return -1;
 }
 
@@ -420,18 +460,21 @@ static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 		int64_t sd = sig.len ? ab_fb_vec_i32(r, &sig, (uint32_t)i) : d;
 
 		if (sd == -1) {
+			uint32_t used = 0;
 			int64_t o = dim_override(s->opt, raw, raw_len,
-						 out->name, i);
+						 out->name, i, &used);
 
 			dynamic = true;
 			if (o >= 0) {
 				d = o;
-				if (s->info)
+				if (s->info) {
 					s->info->used_dim_overrides = true;
+					s->info->dims_used |= used;
+				}
 			}
 			if (d < 0)
-				return ab_fb_fail(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s=VALUE or --dim d%d=VALUE",
-						  i, out->name, i);
+				return ab_fb_fail(r, -EINVAL, "dimension %d is dynamic (-1) and has no stored size: pass --dim %s:%d=VALUE, --dim %s=VALUE or --dim d%d=VALUE",
+						  i, out->name, i, out->name, i);
 		} else if (d < 0) {
 			return ab_fb_fail(r, -EBADMSG, "dimension %d is %" PRId64 " (expected a size >= 0)",
 					  i, d);
@@ -493,9 +536,13 @@ static int read_tensor(struct sg_state *s, struct ab_fb_table *t, uint32_t idx,
 			 &ext);
 	if (rc)
 		return rc;
+	/* A tensor whose buffer holds data is a constant even when an
+	 * operator lists it as an output: the structural check then refuses
+	 * that write by operator and tensor, as for a .graph file (TFLite maps
+	 * such a tensor read-only and never plans it in the arena). */
 	if (is_var)
 		out->kind = AB_KIND_VAR;
-	else if (dsize && !(s->role[idx] & R_WRITTEN))
+	else if (dsize)
 		out->kind = AB_KIND_CONST;
 	else if (s->role[idx] & R_IN)
 		out->kind = AB_KIND_INPUT;

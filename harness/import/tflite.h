@@ -23,9 +23,18 @@ extern "C" {
 
 struct ab_tflite_dim {
 	char name[64];  /* "NAME" of --dim NAME=VALUE; matched to the tensor
-			   name or "dN" (axis N of any dynamic shape) */
+			   name, "NAME:AXIS" (that axis of that tensor or
+			   graph input) or "dN" (axis N of any dynamic shape) */
 	int64_t value;
 };
+
+/* A --dim NAME of the form INPUT:AXIS (AXIS decimal, after the last
+ * ':'): true, with the length of INPUT and the axis. */
+bool ab_dim_name_axis(const char *name, size_t *input_len, int *axis);
+/* Does --dim NAME address axis `axis` of the tensor named input (raw,
+ * raw_len bytes, or sanitized: either may be NULL) by INPUT:AXIS? */
+bool ab_dim_matches_axis(const char *name, const char *raw, size_t raw_len,
+			 const char *sanitized, int axis);
 
 struct ab_tflite_options {
 	int subgraph;   /* index to plan; default 0 (the primary subgraph) */
@@ -40,6 +49,7 @@ struct ab_tflite_info {
 	size_t n_string_tensors;   /* string tensors met (reported, 0 bytes) */
 	size_t n_dynamic_tensors;  /* tensors with -1 in shape_signature */
 	bool used_dim_overrides;   /* true if a --dim value was applied */
+	uint32_t dims_used;        /* bit i: opt->dims[i] was applied */
 	size_t n_metadata;         /* entries in Model.metadata */
 	struct {                   /* the first AB_TFLITE_MAX_METADATA */
 		char name[64];     /* sanitized, cut at 63 bytes */

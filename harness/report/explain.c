@@ -393,6 +393,7 @@ int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	memset(x, 0, sizeof(*x));
 	x->best = -1;
 	x->runtime = a->runtime ? a->runtime : "tflite";
+	x->runtime_reason = a->runtime_reason;
 	x->align = a->plan.align ? a->plan.align : 1;
 	x->lifetimes = a->load.problem.lifetimes;
 	x->round_to = a->load.problem.round_to > 1 ? a->load.problem.round_to : 1;
@@ -448,7 +449,9 @@ void ab_explanation_free(struct ab_explanation *x)
 
 const char *ab_explain_runtime_planner_name(const struct ab_explanation *x)
 {
-	return !strcmp(x->runtime, "tflm") ? "tflm_greedy" : "tflite_arena";
+	return !strcmp(x->runtime, "tflm")	   ? "tflm_greedy"
+	       : !strcmp(x->runtime, "onnxruntime") ? "ort_sequential"
+						     : "tflite_arena";
 }
 
 int ab_explain_runtime_planner(const struct ab_explanation *x)

@@ -22,7 +22,9 @@
  * (cli/options.c, the one rule for the defaults); the *_given flags only say what to report. */
 struct ab_explain_args {
 	const char *path;
-	const char *runtime;          /* "tflite" or "tflm" */
+	const char *runtime;          /* "tflite", "tflm" or "onnxruntime" */
+	const char *runtime_reason;   /* why this runtime when it is not the
+					 input kind's plain default, or NULL */
 	struct ab_load_options load;
 	struct ab_plan_options plan;  /* plan.align: the alignment in use */
 	const struct ab_tier_set *tiers; /* --tier (plan.combinator runs them), or NULL */
@@ -68,6 +70,7 @@ struct ab_explain_result {
 struct ab_explanation {
 	struct ab_input in;
 	const char *runtime;
+	const char *runtime_reason;   /* borrowed from the args, or NULL */
 	uint32_t align;
 	enum ab_lifetime_rule lifetimes;
 	uint32_t round_to;

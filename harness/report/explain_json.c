@@ -176,6 +176,10 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	}
 	fputs(",\n  \"conventions\": {\"runtime\": ", f);
 	json_str(f, x->runtime);
+	if (x->runtime_reason) {
+		fputs(", \"runtime_reason\": ", f);
+		json_str(f, x->runtime_reason);
+	}
 	fprintf(f, ", \"align_bytes\": %u, \"lifetimes\": ", x->align);
 	json_str(f, ab_lifetime_rule_name(x->lifetimes));
 	fprintf(f, ", \"round_bytes\": %u, \"round_applied\": %s, \"overridden\": [",

@@ -208,7 +208,9 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 			in->tflite.n_subgraphs);
 	fputs("\n", f);
 	fprintf(f, "conventions: %s -- %u-byte alignment%s; ",
-		!strcmp(x->runtime, "tflm") ? "TFLite Micro" : "TFLite",
+		!strcmp(x->runtime, "tflm")	     ? "TFLite Micro"
+		: !strcmp(x->runtime, "onnxruntime") ? "ONNX Runtime"
+						     : "TFLite",
 		x->align, x->align_given ? " (--align)" : "");
 	if (in->has_graph)
 		fprintf(f, "lifetimes %s%s (%s); ",
@@ -223,6 +225,9 @@ static void text_header(FILE *f, const struct ab_explanation *x)
 			in->has_graph ? "" : " (not applied: CSV problems are planned as given)");
 	else
 		fprintf(f, "sizes as stored%s\n", x->round_given ? " (--round)" : "");
+	if (x->runtime_reason)
+		fprintf(f, "  %s conventions because %s\n",
+			!strcmp(x->runtime, "tflm") ? "TFLite Micro's" : "these", x->runtime_reason);
 
 	if (x->load_inplace)
 		fprintf(f, "in place (--inplace): %zu tensors write into a last-read same-size input's buffer\n",

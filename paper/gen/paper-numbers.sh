@@ -162,6 +162,10 @@ awk '
 
 # The corpus section, from the families in the results only.
 awk -F, -f scripts/lib/common.awk -f paper/gen/corpus-text.awk "$dir/results.csv" > "$gen.tmp/corpus.tex"
+# ... and, from its .meta, the inputs the bench skipped and those planned
+# with --dim values.
+[ ! -f "$dir/results.meta" ] ||
+	awk -f scripts/lib/common.awk -f paper/gen/inputs-text.awk "$dir/results.meta" >> "$gen.tmp/corpus.tex"
 
 # Provenance: every CSV the paper used, its origin and revision.
 {

@@ -59,6 +59,10 @@ else
 	die "no $res/results.csv and no $res/reference/results.csv: run 'make bench' first"
 fi
 meta=${csv%.csv}.meta
+. scripts/lib/outputs.sh
+# the output rules (docs/io.md) before any work
+[ ! -e "$out" ] || [ -d "$out" ] || die "$out: is not a directory (REPORT_OUT names the page's folder; nothing written)" 2
+[ ! -d "$out" ] || out_check "$out/index.html" "$csv" "$meta" ${a:+"$a"} || die "$out/index.html: refused (above)" 2
 say "reporting $csv ($origin)"
 
 esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
@@ -83,6 +87,8 @@ awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html" || die "$csv: n
 				for (i = 1; i <= n; i++) {
 					k = order[i]
 					if (k == "git_revision" || k == "git_dirty" || k == "cpu_model" || k == "cores" || k == "kernel") continue
+					# one line per input: their own sections below
+					if (k == "skipped_input" || k == "input_dims") continue
 					printf "<tr><th>%s</th><td>%s</td></tr>\n", esc(k), esc(m[k])
 				}
 			}' "$meta"
@@ -94,6 +100,36 @@ awk -F, -f plots/report/summary.awk "$csv" > "$tmp/summary.html" || die "$csv: n
 	[ -z "$(git status --porcelain 2>/dev/null)" ] || dirty=" (dirty tree)"
 	printf '<tr><th>report drawn at</th><td><code>%s</code>%s; the figures and this page</td></tr>\n' "$rev" "$dirty"
 } > "$tmp/provenance.html"
+
+# The inputs the bench skipped, with the reason, and the --dim values each
+# input was planned with (the .meta's skipped_input and input_dims lines;
+# plots/plots.sh plans the layouts with the same values).
+: > "$tmp/inputs.html"
+if [ -f "$meta" ]; then
+	awk '
+		function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+		# PATH: TEXT, split at the first ": " after the path (a model line of a dims file)
+		function row(v,   i) { i = index(v, ": "); return "<tr><td><code>" esc(i ? substr(v, 1, i - 1) : v) "</code></td><td>" esc(i ? substr(v, i + 2) : "") "</td></tr>" }
+		{ sub(/\r$/, "") }
+		/^skipped_input=/ { sub(/^skipped_input=/, ""); sk[++ns] = row($0) }
+		/^input_dims=/ { sub(/^input_dims=/, ""); dm[++nd] = row($0) }
+		END {
+			printf "<h2 id=\"inputs\">Inputs skipped and dimensions given</h2>\n"
+			if (ns) {
+				printf "<p class=\"bad\">%d input%s could not be planned and %s skipped; the run went on with the others (<code>bench --strict</code> stops at the first instead).</p>\n", ns, (ns > 1 ? "s" : ""), (ns > 1 ? "were" : "was")
+				printf "<table class=\"skipped\">\n<tr><th>input</th><th>reason</th></tr>\n"
+				for (i = 1; i <= ns; i++) print sk[i]
+				printf "</table>\n"
+			} else
+				printf "<p>No input was skipped.</p>\n"
+			if (nd) {
+				printf "<p>%d input%s planned with <code>--dim</code> values (the figures plan them with the same values):</p>\n", nd, (nd > 1 ? "s were" : " was")
+				printf "<table class=\"dims\">\n<tr><th>input</th><th>--dim values</th></tr>\n"
+				for (i = 1; i <= nd; i++) print dm[i]
+				printf "</table>\n"
+			}
+		}' "$meta" > "$tmp/inputs.html"
+fi
 
 # Figures: every one of plots/plots.sh, as SVG.
 say "drawing the figures (plots/plots.sh, SVG)"
@@ -188,6 +224,7 @@ HEAD
 	printf '</table>\n<h2 id="summary">Summary per planner</h2>\n'
 	printf '<p>x_bound = peak / lower bound (the most bytes live at one step; no plan can use less), geometric mean over the valid rows; a row is one graph at one alignment.</p>\n'
 	cat "$tmp/summary.html"
+	cat "$tmp/inputs.html"
 	cat "$tmp/compare.html"
 	printf '<h2 id="figures">Figures</h2>\n'
 	[ -z "$skipped" ] || printf '<p>Not drawn (their CSV is missing):%s.</p>\n' "$skipped"
@@ -195,7 +232,9 @@ HEAD
 	printf '</body>\n</html>\n'
 } > "$tmp/index.html"
 
-mkdir -p "$out"
-cp "$tmp/index.html" "$out/.index.html.tmp"
-mv -f "$out/.index.html.tmp" "$out/index.html"
+# written complete, checked and renamed into place (scripts/lib/outputs.sh):
+# on a full disk the previous page stays
+out_complete "$tmp/index.html" || die "$tmp/index.html: written incomplete (a full disk?); $out/index.html is unchanged" 2
+[ -d "$out" ] || mkdir -p "$out" || die "$out: cannot create the folder; nothing written" 2
+out_install "$tmp/index.html" "$out/index.html" "$csv" ${a:+"$a"} ${b:+"$b"} || die "$out/index.html is unchanged" 2
 say "wrote $out/index.html ($nfig figures, $(wc -c < "$out/index.html") bytes)"

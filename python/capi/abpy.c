@@ -537,27 +537,61 @@ int abpy_explain_json(const char *path, const char *runtime, const char *dims,
 
 static bool timing_ready;
 
-struct bench_messages {
-	char *text; /* the invalid plans' messages, one a line */
+struct bench_run {
+	char *text; /* the invalid plans' and skipped inputs' messages, one a line */
 	size_t len;
 	FILE *f;
+	bool by_kind;      /* no runtime: a .tflite gets TFLite's conventions */
+	bool aligns_given; /* ... but the alignments given */
 };
 
 static void on_problem(void *user, const char *msg)
 {
-	struct bench_messages *m = user;
+	struct bench_run *m = user;
 
 	if (m->f)
 		fprintf(m->f, "%s\n", msg);
 }
 
+static void on_skipped(void *user, const struct ab_skipped_input *sk)
+{
+	struct bench_run *m = user;
+
+	if (m->f)
+		fprintf(m->f, "skipped %s: %s%s%s\n", sk->path, sk->why,
+			sk->flags ? "; add " : "", sk->flags ? sk->flags : "");
+}
+
+/* One default per input kind (cli/options.c's rule): a .tflite without a
+ * runtime gets TFLite's lifetimes, and align 64 unless aligns were given. */
+static int input_options(void *user, const char *path, struct ab_load_options *lo,
+			 uint32_t *aligns, size_t *n_aligns, struct ab_error *err)
+{
+	const struct bench_run *m = user;
+	struct ab_load_options kind = *lo;
+	uint32_t align;
+	size_t n = strlen(path);
+
+	if (!m->by_kind || n < 7 || strcmp(path + n - 7, ".tflite"))
+		return 0;
+	conventions(NULL, path, &kind, &align, err);
+	lo->problem.lifetimes = kind.problem.lifetimes;
+	if (!m->aligns_given) {
+		aligns[0] = align;
+		*n_aligns = 1;
+	}
+	return 0;
+}
+
 /*
- * `bench` over paths with the planners given (registry or Python ones),
- * the aligns given (n_aligns 0: the command line's 1, 16, 64, and 64 for
- * a .tflite; with a runtime, the runtime's), timed by Google Benchmark
- * when timed (its defaults: 0.01 s minimum, 3 repetitions).  *csv gets
- * the CSV (docs/results-csv.md) and *messages the invalid plans' reasons,
- * one a line (both malloc'd; free with abpy_free_string).
+ * `bench` over paths (files or folders) with the planners given (registry
+ * or Python ones), the aligns given (n_aligns 0: the command line's 1, 16,
+ * 64, and 64 for a .tflite; with a runtime, the runtime's), timed by
+ * Google Benchmark when timed (its defaults: 0.01 s minimum, 3
+ * repetitions).  An input that cannot be planned is skipped, as on the
+ * command line.  *csv gets the CSV (docs/results-csv.md) and *messages
+ * the invalid plans' reasons and the skipped inputs, one a line (both
+ * malloc'd; free with abpy_free_string).
  */
 int abpy_bench(const char *const *paths, size_t n_paths,
 	       const struct ab_planner *const *planners, size_t n_planners,
@@ -566,9 +600,9 @@ int abpy_bench(const char *const *paths, size_t n_paths,
 	       struct ab_error *err)
 {
 	struct ab_bench_config cfg = { 0 };
-	struct bench_messages m = { 0 };
+	struct bench_run m = { 0 };
 	static const uint32_t bench_aligns[] = { 1, 16, 64 };
-	uint32_t one_align, tflite_align;
+	uint32_t one_align;
 	struct ab_rows rows = { 0 };
 	char **files = NULL;
 	size_t len = 0, n_files = 0;
@@ -581,25 +615,23 @@ int abpy_bench(const char *const *paths, size_t n_paths,
 		rc = add_dims(&cfg.load, dims, err);
 	if (rc)
 		return rc;
-	cfg.tflite_load = cfg.load;
-	cfg.tflite_aligns = cfg.aligns = aligns;
-	cfg.n_tflite_aligns = cfg.n_aligns = n_aligns;
+	cfg.aligns = aligns;
+	cfg.n_aligns = n_aligns > 16 ? 16 : n_aligns;
 	if (!n_aligns) {
 		/* the command line's defaults (cli/options.c) */
 		if (runtime && *runtime) {
-			cfg.aligns = cfg.tflite_aligns = &one_align;
-			cfg.n_aligns = cfg.n_tflite_aligns = 1;
+			cfg.aligns = &one_align;
+			cfg.n_aligns = 1;
 		} else {
 			cfg.aligns = bench_aligns;
 			cfg.n_aligns = 3;
-			conventions(NULL, "x.tflite", &cfg.tflite_load, &tflite_align, err);
-			cfg.tflite_aligns = &tflite_align;
-			cfg.n_tflite_aligns = 1;
 		}
-	} else if (!runtime || !*runtime) {
-		conventions(NULL, "x.tflite", &cfg.tflite_load, &tflite_align, err);
 	}
-	cfg.tflite_own = true;
+	cfg.plan.seed = 1; /* the command line's default --seed */
+	m.by_kind = !(runtime && *runtime);
+	m.aligns_given = n_aligns > 0;
+	if (m.by_kind)
+		cfg.input_options = input_options;
 	/* directories become their input files, as on the command line */
 	rc = ab_expand_inputs(paths, n_paths, AB_INPUT_ANY, true, &files,
 			      &n_files, NULL, err);
@@ -629,6 +661,7 @@ int abpy_bench(const char *const *paths, size_t n_paths,
 		return ab_fail(err, -ENOMEM, "bench: out of memory");
 	}
 	cfg.problem = on_problem;
+	cfg.skipped = on_skipped;
 	cfg.user = &m;
 	rc = ab_bench_run(&cfg, &rows, err);
 	ab_free_inputs(files, n_files);

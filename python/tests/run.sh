@@ -5,11 +5,14 @@
 # "python: N passed, N failed, N skipped".  Usage: python/tests/run.sh [BUILD]
 set -u
 cd "$(dirname "$0")/../.."
-build=$(cd "${1:-build}" 2>/dev/null && pwd || echo "$PWD/${1:-build}")
+# make gets BUILD as given (its objects' dependency files name it so);
+# pytest gets it absolute
+make_build=${1:-build}
+build=$(cd "$make_build" 2>/dev/null && pwd || echo "$PWD/$make_build")
 python=${PYTHON:-/usr/bin/python3}
 sh scripts/deps.sh python-test || exit 1
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} --no-print-directory -j2 BUILD="$build" \
-	"$build/arenabench" python >/dev/null || { echo "python: make python failed"; exit 1; }
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} --no-print-directory -j2 BUILD="$make_build" \
+	"$make_build/arenabench" python >/dev/null || { echo "python: make python failed"; exit 1; }
 log=$build/test-logs/pytest.out
 mkdir -p "$build/test-logs"
 (cd python && AB_BUILD_DIR="$build" "$python" -m pytest -q -rs -p no:cacheprovider tests) >"$log" 2>&1

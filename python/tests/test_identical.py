@@ -54,3 +54,20 @@ def test_onnx_through_the_loader_hook(ab, tmp_path):
         plan = ab.plan(problem, planner)
         assert plan.offsets.tolist() == cli_offsets(ONNX, planner, 1, tmp_path)
         assert ab.check(problem, plan).valid
+
+
+@pytest.mark.skipif(not os.path.exists(MODEL),
+                    reason=f"../shared is absent ({MODEL}): the shared-model bench is skipped")
+def test_bench_rows_are_the_clis(ab, tmp_path):
+    """The package's bench and the command line's give the same rows but
+    for the timing columns (a .tflite at TFLite's conventions: align 64,
+    lifetimes tflite)."""
+    out = tmp_path / "r.csv"
+    run_cli("bench", MODEL, STARTER[0], "--planners", "size_first_fit,tflite_arena",
+            "--no-timing", "--quiet", "--out", str(out))
+    cli = ab.read_results(str(out))
+    mine = ab.bench([MODEL, STARTER[0]], planners=["size_first_fit", "tflite_arena"], timing=False)
+    assert [r["align"] for r in mine if r["graph"] == "person_detect"] == [64, 64]
+    assert all("lifetimes=tflite" in r["options"] for r in mine if r["graph"] == "person_detect")
+    assert [r["align"] for r in mine if r["graph"] != "person_detect"] == [1, 16, 64] * 2
+    assert list(mine) == list(cli)

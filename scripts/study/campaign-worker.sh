@@ -15,6 +15,9 @@
 # exactly when its .meta matches (campaign.sh checks it before using it).
 # REVISION and DIRTY are the git state of the tree the binary was built
 # in (a host may have no git checkout); binary_sha256 proves the binary.
+# An input the bench cannot plan is skipped (--allow-empty: the shard is
+# the CSV header and a .meta naming it with the reason), as in one bench
+# of many inputs.
 # Exit: 0 (also when some plan was invalid: the .meta says so), else the
 # bench's or the signal's status.
 set -eu
@@ -76,18 +79,24 @@ if [ -n "$cpus" ]; then
 		[ "$pinned" != none ] || sleep 0.2
 	done
 	# the bench is this shell's own child, so a signal here stops it
-	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	bench taskset -c "$pinned" "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" 2>"$tmp/err" || rc=$?
 	exec 8>&-
 else
-	bench "$BIN" bench "$INPUT" --quiet --out "$tmp/s.csv" "$@" || rc=$?
+	bench "$BIN" bench "$INPUT" --quiet --allow-empty --out "$tmp/s.csv" "$@" 2>"$tmp/err" || rc=$?
 fi
+# the bench's messages, naming the shard rather than this temporary folder
+# (which is gone once the job ends)
+awk -v t="$tmp/s.csv" -v s="$SHARDS/$KEY.csv" '{
+	while ((i = index($0, t)) > 0) $0 = substr($0, 1, i - 1) s substr($0, i + length(t))
+	print
+}' "$tmp/err" >&2
 [ "$rc" -le 1 ] || exit "$rc"
 [ -s "$tmp/s.csv" ] && [ -s "$tmp/s.meta" ] || { echo "campaign-worker.sh: $INPUT: the bench wrote no CSV" >&2; exit 2; }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 {
 	# the bench's own .meta, with the revision of the tree it was built in
-	grep -v '^git_revision=\|^git_dirty=' "$tmp/s.meta"
+	grep -v '^git_revision=\|^git_dirty=\|^rows=\|^csv_sha256=' "$tmp/s.meta"
 	echo "git_revision=$REV"
 	echo "git_dirty=$DIRTY"
 	echo "shard_format=2"

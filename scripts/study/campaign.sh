@@ -19,17 +19,24 @@
 # whose key is unchanged and whose files check out, so an interrupted run
 # resumes and adding an input runs only that input.  Each run has its own
 # DIR/runs/ID (the list of shards in corpus order, the joblog); a run
-# holds DIR/lock (flock) from start to merge and a second run on the same
-# OUT is refused at once with the holder's pid.  The merge checks every
-# shard (present, checksum, key, binary, flags, revision, header, schema
-# version), names each bad or missing one, and writes OUT and its .meta
-# (hosts, shards ran and reused) by rename, so OUT is never partial.
+# holds OUT's lock (.NAME.lock in OUT's resolved folder, the one
+# `arenabench bench` and `arenabench merge` take, so any spelling of OUT
+# shares it) and DIR/lock from start to merge, and a second run on the
+# same OUT is refused at once naming the holder (pid, host, start).  OUT
+# follows docs/io.md's output rules (scripts/lib/outputs.sh) before any
+# shard runs.  The merge checks every shard (present, checksum, key,
+# binary, flags, revision, header, schema version), names each bad or
+# missing one, and hands the shards to `arenabench merge`, which writes
+# OUT and its .meta (hosts, shards ran and reused, the CSV's sha256) as a
+# checked pair by rename: OUT is never partial, and on any failure (a
+# full disk) the old pair stays and the merge exits 2.
 # SIGINT, SIGTERM and SIGHUP stop every job (GNU parallel kills local and
 # remote jobs) and leave OUT and the finished shards as they were.
 # Exit: 0; 1 when some plan was invalid (rows kept, as bench does); 2 on error.
 set -eu
 me=scripts/study/campaign.sh
-die() { echo "$me: $*" >&2; exit 2; }
+# (a run that fails removes OUT's lock: only a killed run leaves a stale one)
+die() { echo "$me: $*" >&2; [ -z "${olock_held:-}" ] || rm -f "$olock_held"; exit 2; }
 say() { echo "campaign: $*" >&2; }
 need() { # need COMMAND PACKAGE
 	command -v "$1" >/dev/null 2>&1 ||
@@ -42,6 +49,46 @@ clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
+. scripts/lib/outputs.sh
+
+# OUT's lock file: .NAME.lock in the folder OUT resolves to (the path
+# `arenabench` locks, core/outlock.h), whatever OUT's spelling
+out_lock_path() {
+	t=$(out_target "$1")
+	echo "$(dirname -- "$t")/.$(basename -- "$t").lock"
+}
+# take_out_lock OUT WHAT WAIT: OUT's lock on fd 9, with our holder line;
+# refuses naming the holder (a Slurm reservation names its jobs while they
+# are queued; a lock left by a dead run is taken over, saying so)
+take_out_lock() {
+	olock=$(out_lock_path "$1")
+	# a holder removes the file on release: a lock on a file gone by then
+	# is no lock, so it is taken again on the new one
+	while :; do
+		exec 9>>"$olock" || die "$1: cannot open its lock $olock"
+		if ! { if [ "$3" = 0 ]; then flock -n 9; else flock -w "$3" 9; fi; }; then
+			die "$1 is in use by $(head -n 1 "$olock" 2>/dev/null || echo 'another run') (lock $olock); $1 is left to it"
+		fi
+		held=$(stat -L -c %d:%i /proc/self/fd/9 2>/dev/null || true)
+		[ -n "$held" ] && [ "$held" != "$(stat -c %d:%i "$olock" 2>/dev/null)" ] || break
+	done
+	prev=$(head -n 1 "$olock" 2>/dev/null || true)
+	case $prev in
+	*slurm_jobs=*)
+		sj=${prev##*slurm_jobs=}
+		if [ "$2" != "merge ${run_arg:-}" ] && command -v squeue >/dev/null 2>&1 &&
+			squeue -h -j "$sj" 2>/dev/null | grep -q .; then
+			die "$1 is in use by Slurm jobs $sj (array, merge), submitted as ${prev%% slurm_jobs=*}; $1 is left to them (wait, or scancel $(echo "$sj" | tr , ' '))"
+		fi ;;
+	esac
+	case $prev in
+	*slurm_jobs=*) [ "$2" = "merge ${run_arg:-}" ] || say "took over the lock $olock of Slurm jobs that have ended ($prev)" ;;
+	?*) say "took over the stale lock $olock of a run that ended without releasing it ($prev)" ;;
+	esac
+	olock_held=$olock
+	echo "pid=$$ host=$(uname -n) started=$(date -u +%Y-%m-%dT%H:%M:%SZ) command=campaign.sh $2" > "$olock" ||
+		die "$1: cannot write its lock $olock (a full disk?); nothing run"
+}
 
 [ $# -ge 1 ] || die "usage: $me run|slurm|merge ... (see the header of $me)"
 cmd=$1
@@ -127,23 +174,14 @@ merge() {
 
 	skipped=$(while IFS='	' read -r key input; do grep -c '^skipped_input=' "$shards/$key.meta" || true; done < "$plan" |
 		awk '{ s += $1 } END { print s + 0 }')
-	odir=$(dirname "$out")
-	mkdir -p "$odir"
 	meta=${out%.csv}.meta
-	tcsv=$odir/.$(basename "$out").tmp.$$
-	tmeta=$odir/.$(basename "$meta").tmp.$$
+	tmeta=$run/merged.meta
 	# distinct values of column $1 of the hosts list, and with --accept-mixed
 	# how many shards each has
 	distinct() { cut -f"$1" "$run/hosts" | sort -u | paste -sd '|' -; }
 	counted() { cut -f"$1" "$run/hosts" | sort | uniq -c | awk '{ printf "%s%s:%d", (NR > 1 ? "," : ""), $2, $1 }'; }
-	# shellcheck disable=SC2064
-	trap "rm -f '$tcsv' '$tmeta'" EXIT
 	{
-		echo "$header"
-		while IFS='	' read -r key input; do tail -n +2 "$shards/$key.csv"; done < "$plan"
-	} > "$tcsv"
-	{
-		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^git_revision=\|^git_dirty=\|^binary_sha256=\|^skipped_input' "$first"
+		grep -v '^command=\|^shard_\|^input_sha256=\|^host=\|^pinned_cpu=\|^invalid_plans=\|^rows=\|^csv_sha256=\|^date_utc=\|^cpu_model=\|^cores=\|^kernel=\|^git_revision=\|^git_dirty=\|^binary_sha256=\|^skipped_input\|^input_dims=' "$first"
 		echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		# one value when all shards agree, else every one (keep a planner's timings on one model)
 		echo "cpu_model=$(distinct 2)"
@@ -165,16 +203,30 @@ merge() {
 		echo "hosts=$(counted 1)"
 		echo "parallel_jobs=$(get "$conf" jobs)"
 		echo "pinning=taskset, one shard per CPU of its host (a flock per CPU)"
-		# inputs the bench skipped (symbolic dimensions without --dim), in corpus order
+		# inputs the bench skipped (with the reason), then the --dim values
+		# each input was planned with: both in corpus order, as one bench writes them
 		echo "skipped_inputs=$skipped"
 		while IFS='	' read -r key input; do grep '^skipped_input=' "$shards/$key.meta" || true; done < "$plan"
-	} > "$tmeta"
-	mv "$tcsv" "$out"
-	mv "$tmeta" "$meta"
-	trap - EXIT
+		while IFS='	' read -r key input; do grep '^input_dims=' "$shards/$key.meta" || true; done < "$plan"
+		echo "merged_meta=complete"
+	} > "$tmeta" && [ "$(tail -n 1 "$tmeta")" = "merged_meta=complete" ] ||
+		die "$tmeta: cannot write the merged .meta (a full disk?); $out is unchanged"
+	sed -i '$d' "$tmeta" || die "$tmeta: cannot write the merged .meta; $out is unchanged"
+	# the one checked, atomic writer (docs/io.md): OUT and its .meta as a
+	# pair or not at all; the lock we hold on fd 9 is passed down
+	bin=$(get "$conf" bin)
+	[ -n "$bin" ] || bin=build/arenabench
+	[ -x "$bin" ] || die "$bin: no such program (the campaign's binary); $out is unchanged"
+	# shellcheck disable=SC2046
+	ARENABENCH_OUT_LOCK_FD=9 "$bin" merge --out "$out" --meta-from "$tmeta" \
+		$(while IFS='	' read -r key input; do printf '%s\n' "$shards/$key.csv"; done < "$plan") ||
+		die "arenabench merge failed (above); $out and $meta are as they were"
 	rows=$(($(wc -l < "$out") - 1))
 	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
-	[ "$skipped" = 0 ] || say "$skipped inputs skipped (symbolic dimensions without --dim; listed with the flags they need in $meta)"
+	if [ "$skipped" != 0 ]; then
+		say "$skipped of $n inputs skipped, the campaign went on without them (listed in $meta):"
+		sed -n 's/^skipped_input=/  /p' "$meta" >&2
+	fi
 	[ "$invalid" = 0 ] || { say "$invalid shards hold invalid plans (rows kept, valid=no)"; return 1; }
 	return 0
 }
@@ -186,11 +238,17 @@ if [ "$cmd" = merge ]; then
 	need flock util-linux
 	dir=$(get "$1/conf" dir 2>/dev/null) || true
 	[ -n "$dir" ] || die "$1: not a campaign run (no conf)"
-	exec 9>>"$dir/lock"
-	flock -w 60 9 || die "$dir/lock is held by $(cat "$dir/holder" 2>/dev/null || echo '?')"
+	out=$(get "$1/conf" out)
+	run_arg=$1
+	# the Slurm merge job waits for a submitter still finishing, then
+	# takes over the reservation its submission left
+	take_out_lock "$out" "merge $1" 60
+	exec 7>>"$dir/lock"
+	flock -w 60 7 || die "$dir/lock is held by $(cat "$dir/holder" 2>/dev/null || echo '?')"
 	echo "pid $$ (merge $1)" > "$dir/holder"
 	rc=0
 	merge "$1" "$mixed" || rc=$?
+	rm -f "$olock_held"
 	exit "$rc"
 fi
 
@@ -224,6 +282,7 @@ fi
 [ "$cmd" = slurm ] && need sbatch slurm-client
 BIN=$BUILD/arenabench
 [ -x "$BIN" ] || die "$BIN: no such program (run make first)"
+case $ROOT in *"'"*) die "$ROOT: the tree's path holds a quote (the jobs' command line cannot carry it)" ;; esac
 
 # Inputs, in the order `arenabench bench` takes them: the INPUTs in the
 # order given, a directory's .graph/.csv/.tflite files (not hidden, not
@@ -245,9 +304,17 @@ done
 [ -s "$inputs" ] || die "no inputs (expected .graph/.csv/.tflite files or directories)"
 ! grep -q '	' "$inputs" || die "an input path holds a tab: $(grep '	' "$inputs" | head -n 1)"
 
-# Fail early: OUT's folder exists (made) and takes files, before any planning.
+# Fail early: OUT's folder exists (made), OUT and its .meta follow the
+# output rules of docs/io.md (never a directory, FIFO, socket or device,
+# nor any input, by device and inode), and the folder takes files, before
+# any planning.
 odir=$(dirname "$OUT")
 mkdir -p "$odir" 2>/dev/null || die "$odir: cannot create the output folder"
+out_rules() { # out_rules PATH: out_check PATH against every input
+	(p=$1; set --; while IFS= read -r f; do set -- "$@" "$f"; done < "$inputs"; out_check "$p" "$@")
+}
+msg=$(out_rules "$OUT" 2>&1) || die "--out $msg"
+msg=$(out_rules "${OUT%.csv}.meta" 2>&1) || die "--out's .meta $msg"
 probe=$odir/.campaign-probe.$$
 : > "$probe" 2>/dev/null || die "$odir: cannot write there"
 rm -f "$probe"
@@ -255,17 +322,14 @@ rm -f "$probe"
 [ -n "$DIR" ] || DIR=$BUILD/campaigns/$(echo "$OUT" | sed 's|^\./||; s|/|_|g')
 mkdir -p "$DIR/shards" "$DIR/runs" || die "$DIR: cannot create the campaign folder"
 
-# One run at a time per campaign folder (per OUT): the lock is held until
-# the merge has written OUT.  Jobs inherit it, so it stays held while any runs.
-exec 9>>"$DIR/lock"
-if ! flock -n 9; then
+# One run at a time per OUT, whatever its spelling: OUT's lock (the one
+# arenabench takes, keyed by the resolved folder and name) is held until
+# the merge has written OUT; then one per campaign folder (DIR, which
+# --dir may share).  Jobs inherit both, so they stay held while any runs.
+take_out_lock "$OUT" "$cmd --out $OUT" 0
+exec 7>>"$DIR/lock"
+if ! flock -n 7; then
 	die "$DIR is in use by $(cat "$DIR/holder" 2>/dev/null || echo 'another run'); $OUT is left to it"
-fi
-# a Slurm submission gives the lock to its merge job: refuse while its jobs are queued or run
-if [ -s "$DIR/slurm-jobs" ] && command -v squeue >/dev/null 2>&1; then
-	sj=$(tr ' ' , < "$DIR/slurm-jobs")
-	! squeue -h -j "$sj" 2>/dev/null | grep -q . ||
-		die "$DIR is in use by Slurm jobs $sj (array, merge); $OUT is left to them (wait, or scancel $(cat "$DIR/slurm-jobs"))"
 fi
 # no run or Slurm job uses DIR now: a temporary folder left is a killed worker's
 rm -rf "$DIR"/shards/.tmp.*
@@ -279,6 +343,14 @@ dirty=$([ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -
 binsha=$(sha "$BIN")
 planners=$("$BIN" list | awk '{ print $1 }' | paste -sd, -)
 flags="$*"
+# A --dims-file is read by every shard: its content is part of each key
+# (an edited file reruns the shards) and it travels to ssh hosts.
+dimsfile=$(printf '%s\n' "$@" | awk 'p { print; exit } $0 == "--dims-file" { p = 1; next } /^--dims-file=/ { sub(/^--dims-file=/, ""); print; exit }')
+dimsha=
+if [ -n "$dimsfile" ]; then
+	[ -f "$dimsfile" ] || die "--dims-file $dimsfile: no such file"
+	dimsha=$(sha "$dimsfile")
+fi
 # Python strategies (--planners-dir DIR, --planners ...,py:FILE) are code
 # outside the binary: their files' content joins each shard's key, so an
 # edited strategy is planned again (docs/python.md).
@@ -295,6 +367,7 @@ fi
 {
 	echo "dir=$DIR"
 	echo "out=$OUT"
+	echo "bin=$BIN"
 	echo "binary_sha256=$binsha"
 	echo "git_revision=$rev"
 	echo "git_dirty=$dirty"
@@ -321,8 +394,9 @@ reused=0 total=0 mixed_reused=0
 while IFS= read -r f; do
 	total=$((total + 1))
 	h=$(sha "$f")
-	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s' \
-		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" "${pysha:+python_sha256=$pysha
+	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s%s' \
+		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" "${dimsha:+dims_sha256=$dimsha
+}" "${pysha:+python_sha256=$pysha
 }" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
 	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
@@ -375,6 +449,7 @@ if [ "$cmd" = slurm ]; then
 	if [ "$todo" = 0 ]; then
 		rc=0
 		merge "$run" "$MIXED" || rc=$?
+		rm -f "$olock_held"
 		exit "$rc"
 	fi
 	cat > "$run/task.sh" <<-EOF
@@ -398,9 +473,12 @@ if [ "$cmd" = slurm ]; then
 		--wrap="sh $me merge $([ "$MIXED" = yes ] && echo --accept-mixed) '$run'") || die "sbatch refused the merge job (array $array is queued: scancel $array)"
 	mjob=${mjob%%;*}
 	say "Slurm array $array ($todo tasks), merge job $mjob -> $OUT (log $run/slurm-merge.out)"
-	# until they end, a run on this OUT is refused (the lock is the merge job's from here)
-	echo "$array $mjob" > "$DIR/slurm-jobs"
+	# until they end, a run on this OUT is refused: OUT's lock names the
+	# jobs, and the merge job takes it over when the array ends
+	echo "pid=$$ host=$(uname -n) started=$(date -u +%Y-%m-%dT%H:%M:%SZ) command=campaign.sh slurm --out $OUT slurm_jobs=$array,$mjob" > "$olock_held"
+	olock_held=
 	flock -u 9
+	flock -u 7
 	[ "$WAIT" = yes ] || exit 0
 	# waiting: progress from the shards' .meta files; a signal cancels both jobs
 	# shellcheck disable=SC2064
@@ -430,6 +508,7 @@ stop() {
 	cleanup_local
 	cleanup_remote
 	say "stopped by SIG$1: $OUT is unchanged; $(ls "$DIR/shards" | grep -c '\.meta$' || true) shards are kept in $DIR/shards, run again to resume"
+	rm -f "$olock_held"
 	exit 2
 }
 # a worker GNU parallel missed (one starting or ending as the signal came):
@@ -454,7 +533,7 @@ cleanup_remote() {
 	[ -n "$HOSTS" ] || return 0
 	# stop any worker still there (by the pid it wrote), then remove the folder
 	timeout 30 parallel --nonall -S "$HOSTS" \
-		'for f in '"$rshards"'/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")"; done; sleep 0.2; rm -rf '"$RDIR" \
+		'for f in '"$rshards"'/.tmp.*/pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")"; done; sleep 0.2; rm -rf '"'$RDIR'; rmdir '$(dirname "$RDIR")' 2>/dev/null; true" \
 		2>/dev/null || true
 }
 trap 'stop INT' INT
@@ -468,6 +547,7 @@ jobs_done() { [ -f "$run/joblog" ] && awk 'END { print (NR > 1 ? NR - 1 : 0) }' 
 if [ "$todo" -gt 0 ]; then
 	set -- --halt now,fail=1 --joblog "$run/joblog" --colsep '\t' -q
 	if [ -n "$HOSTS" ]; then
+		[ -z "$dimsfile" ] || set -- "$@" --basefile "$dimsfile"
 		set -- "$@" -S "$HOSTS" --workdir "$RDIR" --basefile "$BIN" \
 			--basefile scripts/study/campaign-worker.sh --transferfile '{2}' \
 			--return "$DIR/shards/{1}.csv" --return "$DIR/shards/{1}.meta"
@@ -479,7 +559,11 @@ if [ "$todo" -gt 0 ]; then
 	# exit at once without stopping its jobs); parallel then stops every
 	# job's process group, local and remote.
 	# shellcheck disable=SC2086
-	setsid parallel "$@" sh scripts/study/campaign-worker.sh "$BIN" "$DIR/shards" '{1}' "$rev" "$dirty" '{2}' $flags \
+	# A job on this machine (":" or "N/:" in HOSTS, GNU parallel's name
+	# for it) runs in the tree, where its files are; GNU parallel neither
+	# copies files for it nor leaves --workdir, so the job goes back here.
+	setsid parallel "$@" sh -c '[ "$PARALLEL_SSHLOGIN" != : ] || cd "$0" || exit 2; exec sh "$@"' "$ROOT" \
+		scripts/study/campaign-worker.sh "$BIN" "$DIR/shards" '{1}' "$rev" "$dirty" '{2}' $flags \
 		:::: "$run/todo" < /dev/null &
 	pid_parallel=$!
 	# progress: shards done / total, elapsed, estimate (from the joblog)
@@ -491,7 +575,7 @@ if [ "$todo" -gt 0 ]; then
 			last=$d
 			progress "$d"
 		done
-	) 9>&- &
+	) 9>&- 7>&- &
 	pid_progress=$!
 	rc=0
 	wait "$pid_parallel" || rc=$?
@@ -503,14 +587,17 @@ if [ "$todo" -gt 0 ]; then
 	cleanup_local
 	cleanup_remote
 	if [ "$rc" != 0 ]; then
-		awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0) {
-			printf "'"$me"': shard for %s failed (%s)\n", $NF, $8 != 0 ? "signal " $8 : "exit " $7 }' "$run/joblog" |
-			sed 's|sh scripts/study/campaign-worker.sh [^ ]* [^ ]* [^ ]* [^ ]* [^ ]* ||' >&2
+		# the joblog's Seq is the line of todo
+		awk -F'\t' 'NR == FNR { input[FNR] = $2; next }
+			FNR > 1 && ($7 != 0 || $8 != 0) {
+			printf "'"$me"': shard for %s failed (%s)\n", input[$1], $8 != 0 ? "signal " $8 : "exit " $7 }' \
+			"$run/todo" "$run/joblog" >&2
 		die "$OUT is unchanged; the finished shards are kept in $DIR/shards (run again to resume)"
 	fi
 fi
 trap - INT TERM HUP
 rc=0
 merge "$run" "$MIXED" || rc=$?
+rm -f "$olock_held"
 say "$(clock $(($(date +%s) - start))) for $todo shards ($where)"
 exit "$rc"

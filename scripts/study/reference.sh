@@ -72,12 +72,23 @@ if want 6; then
 	say "6/7 make transforms"
 	make --no-print-directory BUILD="$BUILD" -j"$jobs" transforms
 fi
+# each file copied complete and renamed into place (scripts/lib/outputs.sh):
+# a full disk leaves the committed reference as it was
+. scripts/lib/outputs.sh
 for f in results/*.csv results/*.meta; do
 	[ -e "$f" ] || continue
-	cp "$f" "$ref/"
 	case $f in
-	*.meta) [ -z "$forced" ] || echo "forced_dirty=$forced" >> "$ref/${f##*/}" ;;
+	*.meta)
+		if [ -n "$forced" ]; then
+			{ cat "$f"; echo "forced_dirty=$forced"; } > "$keep/.forced.meta" &&
+				[ "$(tail -n 1 "$keep/.forced.meta")" = "forced_dirty=$forced" ] ||
+				{ echo "reference: cannot write $keep/.forced.meta" >&2; exit 2; }
+			out_install "$keep/.forced.meta" "$ref/${f##*/}" || exit 2
+			rm -f "$keep/.forced.meta"
+			continue
+		fi ;;
 	esac
+	out_install "$f" "$ref/${f##*/}" || exit 2
 done
 say "7/7 figures from $ref"
 RESULTS_DIR="$ref" PLOTS_OUT="$ref/figures" FORMATS="svg png" sh plots/plots.sh

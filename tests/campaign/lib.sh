@@ -48,3 +48,28 @@ wait_for() {
 	return 1
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# A full disk (root only): full_disk DIR FREE_PAGES mounts (once) a 256 KiB
+# tmpfs at DIR, puts the previous pair results.csv/.meta there and fills
+# it to leave FREE_PAGES pages of 4 KiB; full_disk_kept DIR LOG WHAT then
+# checks the previous pair byte for byte, nothing else left, and that LOG
+# names the cause.  full_disk_end DIR unmounts it.
+full_disk() {
+	mountpoint -q "$1" || { mkdir -p "$1" && mount -t tmpfs -o size=256k tmpfs "$1"; } || return 1
+	rm -rf "${1:?}"/* "$1"/.[!.]*
+	printf 'old csv\n' > "$1/results.csv"
+	printf 'old meta\n' > "$1/results.meta"
+	dd if=/dev/zero of="$1/fill" bs=4096 count=$((64 - 2 - $2)) 2>/dev/null || true
+}
+full_disk_kept() {
+	if [ "$(cat "$1/results.csv")" = "old csv" ] && [ "$(cat "$1/results.meta")" = "old meta" ] &&
+		[ "$(ls -A "$1" | tr '\n' ' ')" = "fill results.csv results.meta " ]; then
+		ok "$3: the previous results are byte-identical, nothing else left"
+	else
+		bad "$3: $1 holds $(ls -A "$1" | tr '\n' ' '): $(head -c 40 "$1/results.csv")"
+	fi
+	grep -q 'No space left on device\|cannot write\|write error' "$2" && ok "$3: the cause is named" ||
+		bad "$3: the cause is not named: $(tail -n 3 "$2")"
+}
+full_disk_end() { umount "$1" 2>/dev/null; rmdir "$1" 2>/dev/null || true; }
+# pages FILE: its size in 4 KiB pages, rounded up
+pages() { echo $((($(wc -c < "$1") + 4095) / 4096)); }

@@ -24,7 +24,7 @@ if sh scripts/study/campaign.sh run --build "$BUILD" --jobs 2 --out "$W/conc/sam
 	bad "a second campaign on the same OUT ran"
 else
 	ms=$(($(now_ms) - t))
-	grep -q "in use by pid $pc " "$W/conc-d.log" && [ "$ms" -lt 3000 ] &&
+	grep -q "in use by pid=$pc host=" "$W/conc-d.log" && [ "$ms" -lt 3000 ] &&
 		ok "the second campaign on one OUT refuses in $ms ms, naming pid $pc" ||
 		bad "the second campaign's refusal ($ms ms): $(cat "$W/conc-d.log")"
 fi

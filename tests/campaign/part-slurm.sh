@@ -56,6 +56,19 @@ else
 			bad "slurm: no array id, or no shard finished within 90 s: $(tail -n 3 "$W/slurm-int.log")"
 			[ -z "$array" ] || scancel "$array"
 		fi
+		# a full disk during the merge job: it fails, the previous results stay
+		D=$W/slurm-full
+		if full_disk "$D" 3; then
+			if mk bench-slurm SLURM_WAIT=1 CORPUS_DIRS="$CORPUS" BENCH_FLAGS="$FLAGS" BENCH_OUT="$D/results.csv" \
+				2> "$W/slurm-full.log"; then
+				bad "slurm: the merge job on a full disk succeeded"
+			else
+				full_disk_kept "$D" "$W/slurm-full.log" "slurm: the merge job on a full disk"
+			fi
+			full_disk_end "$D"
+		else
+			skip "slurm: merge on a full disk: cannot mount a tmpfs here"
+		fi
 	else
 		bad "slurm: the cluster did not come up: $(tail -n 3 "$L"/*.log "$L"/*.err 2>/dev/null | tail -n 6)"
 	fi

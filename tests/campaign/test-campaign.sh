@@ -10,7 +10,7 @@
 # folder.  Every daemon it starts it stops by pid.
 #
 #   sh tests/campaign/test-campaign.sh [BUILD] [PART...]
-#   PARTs: local kill corrupt mixed concurrent out ssh slurm (default all)
+#   PARTs: local kill corrupt mixed concurrent out faults hosts ssh slurm (default all)
 #
 # The reference is one `arenabench bench` process over the same inputs:
 # its CSV must equal the campaign's byte for byte with --no-timing, and in
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/../.."
 TREE=$(pwd -P)
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
-PARTS=${*:-local kill corrupt mixed concurrent out ssh slurm}
+PARTS=${*:-local kill corrupt mixed concurrent out faults hosts ssh slurm}
 BIN=$BUILD/arenabench
 HERE=tests/campaign
 . "$HERE/lib.sh"
@@ -46,7 +46,7 @@ FLAGS="--no-timing"
 # the timed corpus for the kill tests: each shard plans for about a second
 cp graphs/starter/*.graph graphs/synthetic/inception_small_s1.graph graphs/synthetic/unet_small_s1.graph "$W/timed/"
 TFLAGS="--benchmark_min_time=0.05 --benchmark_repetitions=2"
-case " $PARTS " in *" kill "* | *" concurrent "* | *" slurm "*)
+case " $PARTS " in *" kill "* | *" concurrent "* | *" faults "* | *" slurm "*)
 	# shellcheck disable=SC2086
 	"$BIN" bench "$W/timed" --align 1,16,64 $TFLAGS --quiet --out "$W/timed-serial.csv" ||
 		fail_now "the timed serial reference run failed" ;;

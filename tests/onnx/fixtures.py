@@ -67,6 +67,24 @@ save('symbolic_many', [helper.make_node('Relu', ['x'], ['rx'], name='relu_x'),
                        helper.make_node('Relu', ['z'], ['rz'], name='relu_z')],
      [vi('x', T.FLOAT, ['D.10', 'D.1']), vi('z', T.FLOAT, ['D.1', 'K'])],
      [vi('rx', T.FLOAT, None), vi('rz', T.FLOAT, None)])
+# dimensions without a name (issue 32): 'input' is [?,3] (an empty dim, as
+# some exporters write), 'x' is [N,?,4]; only --dim INPUT:AXIS=VALUE gives
+# the empty ones
+save('nameless', [helper.make_node('Relu', ['input'], ['y'], name='relu')],
+     [vi('input', T.FLOAT, [None, 3])], [vi('y', T.FLOAT, None)])
+save('nameless_mixed', [helper.make_node('Relu', ['x'], ['y'], name='relu')],
+     [vi('x', T.FLOAT, ['N', None, 4])], [vi('y', T.FLOAT, None)])
+# two models sharing the symbolic name W, to be given different values
+# (a dims file): img[W,4] f32 -> Relu r -> Neg y
+for stem in ('wide_a', 'wide_b'):
+    save(stem, [helper.make_node('Relu', ['img'], ['r'], name='relu'),
+                helper.make_node('Neg', ['r'], ['y'], name='neg')],
+         [vi('img', T.FLOAT, ['W', 4])], [vi('y', T.FLOAT, None)])
+# an operator writing a constant: Relu's output is the initializer W
+save('const_write', [helper.make_node('Relu', ['x'], ['W'], name='relu'),
+                     helper.make_node('Add', ['x', 'W'], ['y'], name='add')],
+     [vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])],
+     [numpy_helper.from_array(np.ones(4, np.float32), 'W')])
 # symbolic and malformed: a node reads 'nowhere' (no value has that name)
 save('symbolic_undefined', [helper.make_node('Add', ['x', 'nowhere'], ['y'], name='add')],
      [vi('x', T.FLOAT, ['N', 3])], [vi('y', T.FLOAT, None)])
