@@ -37,7 +37,11 @@
  * skyline search times the share of steps whose live bytes are within a
  * granule of the bound, no repairs.  A larger --budget's rest goes half to
  * the restarts, a quarter of what is left to the skyline search, the rest
- * to the repairs; above MAX_SEARCHED buffers 3 x 10^6 repair nodes.  The
+ * to the repairs; above MAX_SEARCHED buffers 10^6 repair nodes (the repairs
+ * count a step's scans as nodes too, lib/repair.c).  out->budget is the
+ * budget resolved (with the skyline search's own nodes), out->stop_phase
+ * the phase that ran out; stopped_by = budget also above MAX_SEARCHED
+ * when the repairs ran out, size when they ended with nodes left.  The
  * wall-clock safety stop only interrupts (stopped_by = time).
  * Progress: each phase's lines through lib/progress_line.h.
  * Complexity: exponential in the worst case (the problem is NP-hard); per
@@ -76,7 +80,9 @@
 #define DEFAULT_SKYLINE_NODES 2000000ull
 #define DEFAULT_SKYLINE_WORK 400000000ull
 #define MAX_SEARCHED 4000
-#define DEFAULT_REPAIR_NODES 3000000ull /* above MAX_SEARCHED */
+/* above MAX_SEARCHED: repair nodes by default (a node's scans are counted,
+ * lib/repair.c, so this is about 5 s of one core at 10^4 buffers) */
+#define DEFAULT_REPAIR_NODES 1000000ull
 #define SHARE_DIV 4 /* a decision gets 1/SHARE_DIV of the nodes left */
 #define RESTART_SHARE_DIV 16 /* restart_phase: per question, of its nodes */
 #define RESTART_SPREAD 0.1   /* restarts: keys scaled by 1 +- this */
@@ -305,17 +311,20 @@ static int complete_search(struct ab_fit_search *x, struct ab_plan *out,
 }
 
 /* Steps 7 and 8 while the peak is above the bound: the skyline search,
- * then the repairs, within what the budget has left. */
+ * then the repairs, within what *budget has left (the default skyline
+ * search's own nodes are added to it). */
 static int after_search(const struct ab_problem *p,
 			const struct ab_plan_options *o, struct ab_plan *out,
-			uint64_t g, uint64_t bound, uint64_t budget,
+			uint64_t g, uint64_t bound, uint64_t *total,
 			double deadline, struct ab_progress_line *line,
 			uint64_t *used, bool *timed_out)
 {
+	uint64_t budget = *total;
 	int rc;
 
 	if (out->peak > bound && !*timed_out) {
 		uint64_t more = 0, nodes = 0;
+		const char *before = line->phase;
 
 		if (o->budget)
 			nodes = budget > *used ? (budget - *used) / SHARE_DIV : 0;
@@ -324,8 +333,11 @@ static int after_search(const struct ab_problem *p,
 		rc = skyline_at_bound(p, o, out, bound, nodes, deadline, line,
 				      *used, &more, timed_out);
 		*used += more;
+		if (!more)
+			line->phase = before; /* it did not run: not the stop */
 		if (!o->budget)
 			budget += more; /* the default gives it its own nodes */
+		*total = budget;
 		if (rc)
 			return rc;
 	}
@@ -399,15 +411,20 @@ static int plan_exact(const struct ab_problem *p,
 	}
 	ab_fit_teardown(&x);
 	if (!rc)
-		rc = after_search(p, o, out, g, bound, budget, deadline, &line,
+		rc = after_search(p, o, out, g, bound, &budget, deadline, &line,
 				  &used, &timed_out);
 	if (rc)
 		return rc;
 	out->iterations = used;
+	out->budget = budget;
 	if (timed_out)
 		out->stopped_by = AB_STOPPED_TIME;
 	else if (out->peak > bound)
-		out->stopped_by = whole ? AB_STOPPED_BUDGET : AB_STOPPED_SIZE;
+		out->stopped_by = whole || used >= budget ? AB_STOPPED_BUDGET
+							  : AB_STOPPED_SIZE;
+	if (out->stopped_by == AB_STOPPED_TIME ||
+	    out->stopped_by == AB_STOPPED_BUDGET)
+		out->stop_phase = line.phase ? line.phase : "complete search";
 done:
 	out->best_bound = bound;
 	out->optimal = out->peak <= bound ? AB_OPTIMAL_YES : AB_OPTIMAL_UNKNOWN;

@@ -107,10 +107,12 @@ static int plan_local_search(const struct ab_problem *p,
 
 		if (it >= budget) {
 			out->stopped_by = AB_STOPPED_BUDGET;
+			out->stop_phase = "hill climbing";
 			break;
 		}
 		if (deadline > 0 && ab_now_seconds() > deadline) {
 			out->stopped_by = AB_STOPPED_TIME;
+			out->stop_phase = "hill climbing";
 			break;
 		}
 		it++;
@@ -157,6 +159,7 @@ static int plan_local_search(const struct ab_problem *p,
 	memcpy(out->offset, cur, n * sizeof(*cur));
 	ab_plan_finish_single(out, p);
 	out->iterations = it;
+	out->budget = budget;
 	out->best_bound = lb;
 	out->optimal = out->peak <= lb ? AB_OPTIMAL_YES : AB_OPTIMAL_UNKNOWN;
 	rc = 0;

@@ -553,6 +553,9 @@ Test(exact, small_budget_reports_unknown)
 	cr_expect_eq(plan.stopped_by, AB_STOPPED_BUDGET);
 	cr_expect_eq(plan.best_bound, 986112);
 	cr_expect_eq(plan.iterations, 2000);
+	cr_expect_eq(plan.budget, 2000);
+	cr_expect_str_eq(plan.stop_phase ? plan.stop_phase : "(none)",
+			 "complete search");
 	ab_plan_free(&plan);
 	ab_problem_free(&p);
 }
@@ -684,8 +687,13 @@ Test(local_search, deterministic_valid_and_not_worse_than_its_start)
 	cr_assert_eq(ab_validate_plan(&p, &a, 4, &res), AB_PLAN_VALID);
 	cr_expect_eq(memcmp(a.offset, b.offset, n * sizeof(*a.offset)), 0);
 	cr_expect_leq(a.peak, start_ff < start_bf ? start_ff : start_bf);
-	if (a.optimal != AB_OPTIMAL_YES)
+	cr_expect_eq(a.budget, 400);
+	if (a.optimal != AB_OPTIMAL_YES) {
 		cr_expect_eq(a.iterations, 400);
+		cr_expect_eq(a.stopped_by, AB_STOPPED_BUDGET);
+		cr_expect_str_eq(a.stop_phase ? a.stop_phase : "(none)",
+				 "hill climbing");
+	}
 	free(order);
 	free(off);
 	ab_plan_free(&a);

@@ -6,11 +6,21 @@
  *    and never below the optimum; the bound it reports is the live-bytes
  *    bound rounded up to the granule (64 here: every size is a multiple
  *    of 64), 1,048,576;
- *  - it says why it stopped: stopped_by = size (the complete search was
- *    skipped), not none; the nodes used never exceed the budget;
+ *  - it says why it stopped: a hand-small budget of 20,000 nodes
+ *    (stopped_by = budget, not size or none) is used to the node, in a
+ *    named phase, and the plan reports that budget;
  *  - two runs give the same offsets.
- * The budget is small (20,000 nodes) so the test stays cheap; how far the
- * repair gets with the default budget is measured by `make hard`.
+ * The budget is small so the test stays cheap; how far the repair gets
+ * with the default budget is measured by `make hard`.
+ *
+ * Budgets that end (issue 29): a 10,000-buffer guillotine tiling with
+ * exact's default budget: the plan passes both checks and is never above
+ * best_of's, and the search stops by its budget, which is the default's
+ * by hand: 1,000,000 repair nodes plus the skyline search's own
+ * min(2 x 10^6, 4 x 10^8 / 10,000) = 40,000 nodes (every step of a
+ * tiling is full, so its whole share), 1,040,000 in all, every one used.
+ * Before the repairs counted their scans as nodes, a default run at
+ * 10^4 buffers could go on for minutes; this asserts nodes, not seconds.
  *
  * Hole closing and band repair (the moves before the windows), on a
  * problem whose buffers live long against the windows: 14 buffers of
@@ -38,20 +48,25 @@
 
 #define OPT_BYTES (16384ull * 64)
 
-static void load_tiling(const char *family, struct ab_problem *p)
+static void load_tiling_n(const char *family, int n, struct ab_problem *p)
 {
 	char dir[64], cmd[512], path[256];
 	struct ab_error err;
 
 	snprintf(dir, sizeof(dir), "/tmp/ab-repair-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd), "%s/gen/tiling --families %s --sizes 4500 --seeds 11 %s >/dev/null",
-		 AB_BUILD_DIR, family, dir);
+	snprintf(cmd, sizeof(cmd), "%s/gen/tiling --families %s --sizes %d --seeds 11 %s >/dev/null",
+		 AB_BUILD_DIR, family, n, dir);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
-	snprintf(path, sizeof(path), "%s/%s_n4500_s11.csv", dir, family);
+	snprintf(path, sizeof(path), "%s/%s_n%d_s11.csv", dir, family, n);
 	cr_assert_eq(ab_problem_load_csv(path, p, &err), 0, "%s", err.msg);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+static void load_tiling(const char *family, struct ab_problem *p)
+{
+	load_tiling_n(family, 4500, p);
 }
 
 static void plan_aligned(const char *name, const struct ab_problem *p,
@@ -93,10 +108,13 @@ static void expect_repair(const char *family)
 	cr_expect_geq(a.peak, OPT_BYTES);
 	cr_expect_eq(a.best_bound, OPT_BYTES);
 	cr_expect_leq(a.iterations, 20000);
+	cr_expect_eq(a.budget, 20000);
 	if (a.peak > OPT_BYTES) {
-		cr_expect_eq(a.stopped_by, AB_STOPPED_SIZE);
+		cr_expect_eq(a.iterations, 20000);
+		cr_expect_eq(a.stopped_by, AB_STOPPED_BUDGET);
 		cr_expect_eq(a.optimal, AB_OPTIMAL_UNKNOWN);
-		cr_expect_str_eq(ab_stopped_by_name(a.stopped_by), "size");
+		cr_expect_str_eq(ab_stopped_by_name(a.stopped_by), "budget");
+		cr_expect_not_null(a.stop_phase);
 	}
 	cr_expect_eq(a.peak, b.peak);
 	cr_expect_eq(memcmp(a.offset, b.offset, p.n * sizeof(*a.offset)), 0,
@@ -115,6 +133,27 @@ Test(repair, guillotine_above_the_complete_search)
 Test(repair, pinwheel_above_the_complete_search)
 {
 	expect_repair("pinwheel");
+}
+
+Test(repair, default_budget_ends_at_ten_thousand_buffers)
+{
+	struct ab_problem p = { 0 };
+	struct ab_plan start, a;
+
+	load_tiling_n("guillotine", 10000, &p);
+	cr_assert_eq(p.n, 10000);
+	plan_with("best_of", &p, 0, &start);
+	plan_with("exact", &p, 0, &a); /* both checks pass */
+	cr_expect_leq(a.peak, start.peak);
+	cr_assert_gt(a.peak, OPT_BYTES, "exact reached the optimum: the "
+		     "test no longer runs the budget out");
+	cr_expect_eq(a.stopped_by, AB_STOPPED_BUDGET);
+	cr_expect_eq(a.budget, 1040000);
+	cr_expect_eq(a.iterations, 1040000);
+	cr_expect_not_null(a.stop_phase);
+	ab_plan_free(&start);
+	ab_plan_free(&a);
+	ab_problem_free(&p);
 }
 
 /* (lower, upper exclusive, size) of the 14 core buffers */

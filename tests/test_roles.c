@@ -511,11 +511,12 @@ Test(roles, export_offsets_respect_tflm_ranges)
 }
 
 /* A wake-word-like model: subgraph 0 is cond, x -> IF -> y, calling
- * subgraphs 1 and 2 (x -> ADD -> y each).  Planning subgraph 0 alone would
- * leave out the bytes the branches need: refused, naming the operator and
- * the subgraph; a branch asked for by --subgraph plans alone, as TFLite
- * plans it in its own arena. */
-Test(roles, control_flow_refused_by_name)
+ * subgraphs 1 and 2 (x -> ADD -> y each).  The branches are planned inside
+ * the IF (docs/semantics.md, "Control flow": IF, then's ENTER, ADD, RETURN,
+ * else's ENTER, ADD, RETURN: 7 operators); an IF whose options do not name
+ * its branches is refused by name; a branch asked for by --subgraph plans
+ * alone, as TFLite plans it in its own arena. */
+Test(roles, control_flow_planned_or_refused_by_name)
 {
 	static const struct tfw_tensor t0[] = {
 		{ .name = "cond", .type = TFW_UINT8, .rank = 1, .shape = { 1 } },
@@ -526,7 +527,7 @@ Test(roles, control_flow_refused_by_name)
 		{ .name = "bx", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
 		{ .name = "by", .type = TFW_UINT8, .rank = 1, .shape = { 64 } },
 	};
-	static const struct tfw_op if_op = { .opcode = 1, .n_in = 2,
+	static struct tfw_op if_op = { .opcode = 1, .n_in = 2,
 		.in = { 0, 1 }, .n_out = 1, .out = { 2 } };
 	static const struct tfw_op add = { .opcode = 0, .n_in = 1,
 		.in = { 0 }, .n_out = 1, .out = { 1 } };
@@ -557,9 +558,20 @@ Test(roles, control_flow_refused_by_name)
 	uint8_t *bytes = tfw_build_model(&m, &len);
 
 	cr_expect_eq(ab_tflite_parse(bytes, len, "ww.tflite", &o, &g, NULL, &err),
-		     -ENOTSUP);
-	cr_expect(strstr(err.msg, "ww.tflite: subgraph 0: operator 0 (IF) calls other subgraphs (the model has 3)"),
+		     -EBADMSG);
+	cr_expect(strstr(err.msg, "ww.tflite: subgraph 0 operator 0: IF has options of union type 0 (expected 92"),
 		  "%s", err.msg);
+	free(bytes);
+	if_op.options_type = 92;
+	if_op.n_sub = 2;
+	if_op.sub[0] = 1;
+	if_op.sub[1] = 2;
+	bytes = tfw_build_model(&m, &len);
+	cr_assert_eq(ab_tflite_parse(bytes, len, "ww.tflite", &o, &g, NULL, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(g.n_ops, 7);
+	cr_expect_eq(g.n_tensors, 7);
+	ab_graph_free(&g);
 	o.subgraph = 1;
 	cr_assert_eq(ab_tflite_parse(bytes, len, "ww.tflite", &o, &g, NULL, &err),
 		     0, "%s", err.msg);

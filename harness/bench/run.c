@@ -84,11 +84,14 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 		struct ab_error why = { { 0 } };
 
 		one.why = &why;
-		rc = pl->plan(&in->problem, &one, plan);
+		rc = ab_planner_run(pl, &in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
 				    why.msg[0] ? why.msg : strerror(-rc))
 			  : 0;
 	}
+	if (in->problem.n_parts > 1)
+		return ab_fail(err, -ENOTSUP, "planner %s: %s on %s, whose subgraphs each have their own arena under the tflite rule, is not supported (expected --runtime tflm or --lifetimes default, one arena)",
+			       pl->name, c->name, in->path);
 	/* a combinator may weigh buffers by their accesses: counted here,
 	 * only for a combined run of a graph-derived problem (a CSV problem
 	 * counts 1 each) */
@@ -137,6 +140,8 @@ int ab_plan_and_check(const struct ab_input *in, const struct ab_planner *pl,
 	}
 	row->stopped_by = plan->stopped_by;
 	row->iterations = plan->iterations;
+	row->budget = plan->budget;
+	row->stop_phase = plan->stop_phase;
 	row->threads = plan->threads;
 	row->best_bound_bytes = plan->best_bound > row->lower_bound_bytes
 					? plan->best_bound

@@ -32,6 +32,8 @@ struct ab_row {
 	enum ab_stopped_by stopped_by;
 	enum ab_optimal optimal;
 	uint64_t best_bound_bytes, iterations;
+	uint64_t budget;          /* the plan's node/iteration budget, 0 = none */
+	const char *stop_phase;   /* the phase it stopped in (static), or NULL */
 	/* --tier: each tier's peak ("sram:N+dram:M") and bytes outside tier 0 */
 	bool tiered;
 	char *tier_peaks;

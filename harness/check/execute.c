@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check/execute.h"
+#include "check/paths.h"
 
 static const char *const mode_names[] = {
 	[AB_EXEC_FULL] = "full",
@@ -403,6 +404,71 @@ static void map_tensors(const struct ab_graph *g, const struct ab_problem *p,
 			buf_of[p->tensor[i]] = (int32_t)i;
 }
 
+/*
+ * Control flow: every path a runtime can take (check/paths.h) runs as a
+ * graph of its own over the same tensors and plan.  A tensor the path
+ * neither reads nor writes (a branch not taken, a loop body run zero
+ * times) is left out: its bytes may belong to others on this path.  A
+ * stomp's step is the flat index of the operator that found it.
+ */
+static enum ab_verdict run_paths(struct graph_exec *ge,
+				 enum ab_lifetime_rule rule,
+				 struct ab_check_result *res)
+{
+	const struct ab_graph *g = ge->g;
+	int32_t *all = malloc((g->n_tensors + 1) * sizeof(*all));
+	uint8_t *touched = malloc(g->n_tensors + 1);
+	struct ab_path *paths = NULL;
+	enum ab_verdict v = AB_PLAN_VALID;
+	uint64_t digest = 0;
+	size_t n = 0;
+
+	if (!all || !touched || ab_control_paths(g, &paths, &n)) {
+		free(all);
+		free(touched);
+		res->verdict = AB_PLAN_CHECK_FAILED;
+		return AB_PLAN_CHECK_FAILED;
+	}
+	memcpy(all, ge->buf_of, g->n_tensors * sizeof(*all));
+	for (size_t i = 0; i < n && v == AB_PLAN_VALID; i++) {
+		struct ab_graph pg = *g;
+
+		pg.n_subgraphs = 0;
+		pg.subgraphs = NULL;
+		pg.ops = paths[i].ops;
+		pg.n_ops = paths[i].n;
+		memset(touched, 0, g->n_tensors);
+		for (size_t k = 0; k < pg.n_ops; k++) {
+			const struct ab_op *op = &pg.ops[k];
+
+			for (int j = 0; j < op->n_inputs; j++)
+				if (op->inputs[j] >= 0)
+					touched[op->inputs[j]] = 1;
+			for (int j = 0; j < op->n_outputs; j++)
+				touched[op->outputs[j]] = 1;
+			for (int j = 0; j < op->n_scratch; j++)
+				touched[op->scratch[j]] = 1;
+		}
+		for (size_t t = 0; t < g->n_tensors; t++)
+			ge->buf_of[t] = touched[t] ? all[t] : -1;
+		ge->g = &pg;
+		v = run_graph(ge, rule, res);
+		ge->g = g;
+		if (v == AB_PLAN_STOMP && res->step >= 0 &&
+		    (size_t)res->step < paths[i].n)
+			res->step = paths[i].flat[res->step];
+		if (i == 0)
+			digest = res->outputs_digest;
+	}
+	if (v == AB_PLAN_VALID)
+		res->outputs_digest = digest;
+	memcpy(ge->buf_of, all, g->n_tensors * sizeof(*all));
+	ab_paths_free(paths, n);
+	free(all);
+	free(touched);
+	return v;
+}
+
 enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				const struct ab_problem *p,
 				const struct ab_plan *plan,
@@ -475,7 +541,8 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 			v = res->verdict = AB_PLAN_CHECK_FAILED;
 		} else {
 			map_tensors(g, p, ge.buf_of);
-			v = run_graph(&ge, p->lifetimes, res);
+			v = g->n_subgraphs ? run_paths(&ge, p->lifetimes, res)
+					   : run_graph(&ge, p->lifetimes, res);
 		}
 		free(ge.buf_of);
 		free(ge.seed);

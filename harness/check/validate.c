@@ -167,6 +167,17 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 		if (plan->arena_base[a] + plan->arena_size[a] < plan->arena_base[a] ||
 		    plan->arena_base[a] + plan->arena_size[a] > plan->peak)
 			return set(res, AB_PLAN_BAD_ARENA, 0, 0);
+	/* Separate arenas (problem parts) share no byte. */
+	if (p->n_parts > 1 && p->part) {
+		if (plan->n_arenas != p->n_parts)
+			return set(res, AB_PLAN_BAD_ARENA, 0, 0);
+		for (int a = 0; a < plan->n_arenas; a++)
+			for (int b = a + 1; b < plan->n_arenas; b++)
+				if (plan->arena_size[a] && plan->arena_size[b] &&
+				    plan->arena_base[a] < plan->arena_base[b] + plan->arena_size[b] &&
+				    plan->arena_base[b] < plan->arena_base[a] + plan->arena_size[a])
+					return set(res, AB_PLAN_BAD_ARENA, 0, 0);
+	}
 	/* Per-buffer checks. */
 	for (size_t i = 0; i < n; i++) {
 		bool fixed = plan->fixed_kept && p->fixed_offset &&
@@ -182,6 +193,10 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 		if (end < off || end > INT64_MAX)
 			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
 		if (a >= (unsigned)plan->n_arenas)
+			return set(res, AB_PLAN_BAD_ARENA, i, i);
+		/* a problem of parts (an arena per subgraph): buffer i lies
+		 * in its part's own arena */
+		if (p->n_parts > 1 && p->part && a != p->part[i])
 			return set(res, AB_PLAN_BAD_ARENA, i, i);
 		if (off % al || (off - (off >= plan->arena_base[a] ? plan->arena_base[a] : 0)) % al)
 			return set(res, AB_PLAN_MISALIGNED, i, i);

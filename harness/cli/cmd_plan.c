@@ -78,6 +78,38 @@ static void print_progress(void *user, const struct ab_progress *pr)
 		pr->nodes, pr->seconds);
 }
 
+/* Why a budgeted search stopped, with the budget and the phase. */
+static void stop_reason(const struct ab_row *row, char *why, size_t n)
+{
+	const char *in = row->stop_phase ? ", in " : "";
+	const char *phase = row->stop_phase ? row->stop_phase : "";
+
+	if (row->stopped_by == AB_STOPPED_BUDGET)
+		snprintf(why, n, "the budget (%" PRIu64 " nodes/iterations%s%s)",
+			 row->budget, in, phase);
+	else if (row->stopped_by == AB_STOPPED_TIME)
+		snprintf(why, n, "the time limit (--safety-seconds%s%s)", in, phase);
+	else if (row->stopped_by == AB_STOPPED_SIZE)
+		snprintf(why, n, "size (the complete search was skipped: too many buffers; "
+			 "the repairs ended with %" PRIu64 " of %" PRIu64 " nodes left)",
+			 row->budget > row->iterations ? row->budget - row->iterations : 0,
+			 row->budget);
+	else
+		snprintf(why, n, "none (finished)");
+}
+
+/* A budgeted search's line: why it stopped, with the budget and the
+ * phase, its bound and the nodes or iterations it used. */
+static void print_search(FILE *so, const struct ab_row *row)
+{
+	char why[200];
+
+	stop_reason(row, why, sizeof(why));
+	fprintf(so, "search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
+		row->optimal == AB_OPTIMAL_YES ? "yes" : row->optimal == AB_OPTIMAL_NO ? "no" : "unknown",
+		why, row->best_bound_bytes, row->iterations);
+}
+
 int cmd_plan(struct args *a)
 {
 	struct ab_error err = { { 0 } };
@@ -164,12 +196,7 @@ int cmd_plan(struct args *a)
 	fprintf(so, "plan time:    %.3f ms (one run, wall clock; bench times it properly)\n",
 	       row.plan_wall_ns / 1e6);
 	if (pl->cost == AB_COST_BUDGETED)
-		fprintf(so, "search:       optimal %s; stopped by %s; best bound %" PRIu64 " bytes; %" PRIu64 " iterations\n",
-		       row.optimal == AB_OPTIMAL_YES ? "yes" : row.optimal == AB_OPTIMAL_NO ? "no" : "unknown",
-		       row.stopped_by == AB_STOPPED_BUDGET ? "budget" :
-		       row.stopped_by == AB_STOPPED_TIME ? "the time limit (--safety-seconds)" :
-		       row.stopped_by == AB_STOPPED_SIZE ? "size (the complete search was skipped: too many buffers)" : "none (finished)",
-		       row.best_bound_bytes, row.iterations);
+		print_search(so, &row);
 	if (row.tiered) {
 		/* tier t is arena t (planners/lib/tiers.h) */
 		for (int i = 0; i < a->tiers.n && i < plan.n_arenas; i++) {

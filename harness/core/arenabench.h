@@ -114,6 +114,41 @@ struct ab_op {
 	uint32_t flags;
 	bool phase_start; /* a "phase" marker line preceded this op */
 	int line;         /* source line, 0 when not from a text file */
+	/* Control flow (docs/semantics.md, "Control flow"): enum ab_call;
+	 * for AB_CALL_ENTER / AB_CALL_RETURN the flat index of the calling
+	 * operator; the subgraph the operator belongs to (0 in a graph
+	 * without subgraphs). */
+	uint8_t call;
+	int32_t caller;
+	int32_t subgraph;
+};
+
+/*
+ * Control flow, flattened into the caller's timeline: an operator that
+ * calls subgraphs (call = IF, WHILE, ONCE or EACH) is followed, for each
+ * callee in order, by an AB_CALL_ENTER pseudo-operator (it writes the
+ * callee's inputs), the callee's operators and an AB_CALL_RETURN
+ * pseudo-operator (it reads the callee's outputs; the last one also the
+ * calling operator's inputs and outputs, which so live through the
+ * call).  The execution check runs the paths a runtime can take
+ * (check/paths.c); the tflite rule plans each subgraph alone.
+ */
+enum ab_call {
+	AB_CALL_NONE = 0,
+	AB_CALL_IF,     /* one callee, chosen at run time (IF, ONNX If) */
+	AB_CALL_WHILE,  /* [cond,] body repeated (WHILE, ONNX Loop, Scan) */
+	AB_CALL_ONCE,   /* its callee once (CALL_ONCE) */
+	AB_CALL_EACH,   /* every callee once, in order (CALL, StableHLO) */
+	AB_CALL_ENTER,  /* pseudo-operator: a callee starts */
+	AB_CALL_RETURN, /* pseudo-operator: a callee ends */
+};
+
+struct ab_subgraph {
+	char *name;
+	size_t first_tensor, n_tensors; /* its tensors, contiguous */
+	int n_inputs, n_outputs;        /* declared, flat tensor indices */
+	int *inputs, *outputs;
+	bool called;                    /* reached from the planned root */
 };
 
 struct ab_graph {
@@ -124,6 +159,9 @@ struct ab_graph {
 	struct ab_tensor *tensors;
 	size_t n_ops;
 	struct ab_op *ops;
+	/* Subgraphs of a model with control flow (0: a plain graph). */
+	size_t n_subgraphs;
+	struct ab_subgraph *subgraphs;
 };
 
 void ab_graph_free(struct ab_graph *g);
@@ -161,6 +199,8 @@ int ab_lifetime_rule_from_name(const char *s); /* -1 if unknown */
  * Micro step 0).  The only place the TFLite Micro step shift is stated. */
 int32_t ab_lifetime_step_of_op(enum ab_lifetime_rule r, int32_t op);
 int32_t ab_lifetime_op_at_step(enum ab_lifetime_rule r, int32_t step);
+
+#define AB_MAX_PARTS 64 /* = AB_MAX_ARENAS */
 
 struct ab_buffer {
 	uint64_t size;  /* raw bytes; never rounded by alignment */
@@ -206,6 +246,16 @@ struct ab_problem {
 	 * planners plan as if there were none (they are compared with the
 	 * input's own plan, not bound by it). */
 	int64_t *fixed_offset;
+	/* Separate arenas (the tflite rule on a model with control flow:
+	 * TFLite gives each subgraph its own ArenaPlanner): buffer i belongs
+	 * to part[i] < n_parts; a part's steps are the flat indices of its
+	 * subgraph's operators, so parts overlap in time but never share an
+	 * arena.  Each is planned alone into its own arena (ab_planner_run),
+	 * the geometric check holds every buffer to its part's arena, and the
+	 * lower bound is the sum of the parts' bounds.  n_parts 0 = one. */
+	int n_parts;
+	uint16_t *part;
+	int32_t part_subgraph[AB_MAX_PARTS]; /* the graph subgraph of a part */
 };
 
 /* Test-only deliberate lifetime bugs, to show that the execution check
@@ -302,6 +352,12 @@ struct ab_plan {
 	enum ab_optimal optimal;
 	uint64_t best_bound;  /* proven lower bound on the optimum, 0 = none */
 	uint64_t iterations;  /* search iterations/nodes actually used */
+	/* The node/iteration budget the search ran under (the default
+	 * resolved; 0 = none) and the phase that was running when it stopped
+	 * (a static string, NULL = none): "stopped by node budget 1000000 in
+	 * window repair".  ab_plan_reset clears both. */
+	uint64_t budget;
+	const char *stop_phase;
 	/* Most threads the planning ran on at once: 1, or 2 where first fit's
 	 * checkpoint index cut the problem in time (ab_plan_reset sets 1). */
 	uint32_t threads;
@@ -395,6 +451,12 @@ struct ab_planner {
 	const char *language;
 	const void *context;
 };
+
+/* Runs pl on p: pl->plan, or for a problem of several parts one run per
+ * part, each part its own arena, laid out one after another (arena j at
+ * the end of arena j - 1 rounded up to the largest effective alignment). */
+int ab_planner_run(const struct ab_planner *pl, const struct ab_problem *p,
+		   const struct ab_plan_options *o, struct ab_plan *out);
 
 /*
  * A planner combinator plans with a planner rather than by itself: it runs

@@ -90,6 +90,12 @@ void ab_graph_free(struct ab_graph *g)
 		free(g->ops[i].outputs);
 		free(g->ops[i].scratch);
 	}
+	for (size_t j = 0; j < g->n_subgraphs; j++) {
+		free(g->subgraphs[j].name);
+		free(g->subgraphs[j].inputs);
+		free(g->subgraphs[j].outputs);
+	}
+	free(g->subgraphs);
 	free(g->tensors);
 	free(g->ops);
 	free(g->name);
@@ -150,6 +156,22 @@ int ab_graph_copy(const struct ab_graph *src, struct ab_graph *dst,
 		rc = rc ? rc : copy_list(&d->inputs, s->inputs, s->n_inputs);
 		rc = rc ? rc : copy_list(&d->outputs, s->outputs, s->n_outputs);
 		rc = rc ? rc : copy_list(&d->scratch, s->scratch, s->n_scratch);
+	}
+	if (!rc && src->n_subgraphs) {
+		dst->subgraphs = calloc(src->n_subgraphs, sizeof(*dst->subgraphs));
+		rc = dst->subgraphs ? 0 : -ENOMEM;
+	}
+	for (size_t j = 0; !rc && j < src->n_subgraphs; j++) {
+		const struct ab_subgraph *s = &src->subgraphs[j];
+		struct ab_subgraph *d = &dst->subgraphs[j];
+
+		*d = *s;
+		d->name = NULL;
+		d->inputs = d->outputs = NULL;
+		dst->n_subgraphs = j + 1;
+		rc = copy_str(&d->name, s->name);
+		rc = rc ? rc : copy_list(&d->inputs, s->inputs, s->n_inputs);
+		rc = rc ? rc : copy_list(&d->outputs, s->outputs, s->n_outputs);
 	}
 out:
 	if (rc) {

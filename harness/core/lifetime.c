@@ -139,9 +139,263 @@ static void activation_range(const struct ab_problem_options *opt,
 		*last = read ? last_read : *first;
 }
 
+static int problem_one_timeline(const struct ab_graph *g,
+				const struct ab_problem_options *opt,
+				struct ab_problem *out, struct ab_error *err);
+
+/* ------------------------------------------- tflite: a plan per subgraph */
+
+/*
+ * The view of subgraph j that TFLite's own ArenaPlanner for it sees: its
+ * tensors with its declared inputs and outputs as graph inputs and
+ * outputs, and its own operators (a control-flow operator included, its
+ * callees not).  at[k] is the flat index of view operator k.  A subgraph
+ * without operators gets one that reads its inputs and outputs, at its
+ * AB_CALL_ENTER.  Tensor names and operator types are borrowed.
+ */
+static int subgraph_view(const struct ab_graph *g, size_t j,
+			 struct ab_graph *v, int32_t *at)
+{
+	const struct ab_subgraph *sg = &g->subgraphs[j];
+	const int32_t base = (int32_t)sg->first_tensor;
+	size_t n = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->name = g->name;
+	v->n_tensors = sg->n_tensors;
+	v->tensors = calloc(sg->n_tensors + 1, sizeof(*v->tensors));
+	v->ops = calloc(g->n_ops + 1, sizeof(*v->ops));
+	if (!v->tensors || !v->ops)
+		return -ENOMEM;
+	for (size_t t = 0; t < sg->n_tensors; t++) {
+		v->tensors[t] = g->tensors[base + t];
+		v->tensors[t].roles = 0;
+		if (v->tensors[t].kind == AB_KIND_INPUT ||
+		    v->tensors[t].kind == AB_KIND_OUTPUT)
+			v->tensors[t].kind = AB_KIND_INTERMEDIATE;
+	}
+	for (int i = 0; i < sg->n_inputs; i++)
+		if (sg->inputs[i] >= base && sg->inputs[i] < base + (int32_t)sg->n_tensors)
+			v->tensors[sg->inputs[i] - base].roles |= AB_ROLE_GRAPH_INPUT;
+	for (int i = 0; i < sg->n_outputs; i++)
+		if (sg->outputs[i] >= base && sg->outputs[i] < base + (int32_t)sg->n_tensors)
+			v->tensors[sg->outputs[i] - base].roles |= AB_ROLE_GRAPH_OUTPUT;
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+		struct ab_op *d = &v->ops[n];
+		int *lists[3];
+
+		if (op->subgraph != (int32_t)j || op->call == AB_CALL_ENTER ||
+		    op->call == AB_CALL_RETURN)
+			continue;
+		*d = *op;
+		d->inputs = lists[0] = malloc(((size_t)op->n_inputs + 1) * sizeof(int));
+		d->outputs = lists[1] = malloc(((size_t)op->n_outputs + 1) * sizeof(int));
+		d->scratch = lists[2] = malloc(((size_t)op->n_scratch + 1) * sizeof(int));
+		v->n_ops = ++n;
+		if (!lists[0] || !lists[1] || !lists[2])
+			return -ENOMEM;
+		/* an ONNX subgraph reads outer values (implicit inputs of its
+		 * node): they are not this subgraph's tensors */
+		for (int i = 0; i < op->n_inputs; i++)
+			d->inputs[i] = op->inputs[i] < base ||
+				       op->inputs[i] >= base + (int32_t)sg->n_tensors
+					       ? -1 : op->inputs[i] - base;
+		for (int i = 0; i < op->n_outputs; i++)
+			d->outputs[i] = op->outputs[i] - base;
+		for (int i = 0; i < op->n_scratch; i++)
+			d->scratch[i] = op->scratch[i] - base;
+		at[n - 1] = (int32_t)k;
+	}
+	if (n == 0) {
+		struct ab_op *d = &v->ops[0];
+
+		for (size_t k = 0; k < g->n_ops; k++)
+			if (g->ops[k].call == AB_CALL_ENTER &&
+			    g->ops[k].subgraph == (int32_t)j)
+				at[0] = (int32_t)k;
+		d->name = sg->name;
+		d->type = "SUBGRAPH";
+		d->n_inputs = sg->n_inputs + sg->n_outputs;
+		d->inputs = malloc(((size_t)d->n_inputs + 1) * sizeof(int));
+		v->n_ops = 1;
+		if (!d->inputs)
+			return -ENOMEM;
+		for (int i = 0; i < sg->n_inputs + sg->n_outputs; i++) {
+			int32_t t = i < sg->n_inputs ? sg->inputs[i]
+						     : sg->outputs[i - sg->n_inputs];
+
+			d->inputs[i] = t < base || t >= base + (int32_t)sg->n_tensors
+					       ? -1 : t - base;
+		}
+	}
+	return 0;
+}
+
+static void view_free(struct ab_graph *v)
+{
+	for (size_t k = 0; v->ops && k < v->n_ops; k++) {
+		free(v->ops[k].inputs);
+		free(v->ops[k].outputs);
+		free(v->ops[k].scratch);
+	}
+	free(v->ops);
+	free(v->tensors);
+	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * The tflite rule on a model with control flow: TFLite's interpreter gives
+ * every subgraph its own Subgraph, ArenaPlanner and arena (core/subgraph.cc),
+ * and a control-flow kernel allocates its callees' tensors there.  Each
+ * subgraph the root reaches is planned by the tflite rule as a graph of its
+ * own (subgraph_view) and becomes one part of the problem; its steps are the
+ * flat indices of its operators, so explain finds the operator of a step.
+ */
+static int problem_per_subgraph(const struct ab_graph *g,
+				const struct ab_problem_options *opt,
+				struct ab_problem *out, struct ab_error *err)
+{
+	struct ab_problem sub[AB_MAX_PARTS];
+	int32_t *at = malloc((g->n_ops + 1) * sizeof(*at));
+	size_t total = 0, n = 0;
+	int parts = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!at)
+		return ab_fail(err, -ENOMEM, "graph '%s': out of memory", g->name);
+	for (size_t j = 0; j < g->n_subgraphs && !rc; j++) {
+		struct ab_graph v;
+
+		if (!g->subgraphs[j].called)
+			continue;
+		if (parts == AB_MAX_PARTS) {
+			rc = ab_fail(err, -E2BIG, "graph '%s': more than %d subgraphs are called (the tflite rule gives each its own arena, at most %d)",
+				     g->name, AB_MAX_PARTS, AB_MAX_PARTS);
+			break;
+		}
+		rc = subgraph_view(g, j, &v, at);
+		if (rc)
+			rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+		else
+			rc = ab_problem_from_graph(&v, opt, &sub[parts], err);
+		view_free(&v);
+		if (rc)
+			break;
+		for (size_t i = 0; i < sub[parts].n; i++) {
+			sub[parts].buf[i].first = at[sub[parts].buf[i].first];
+			sub[parts].buf[i].last = at[sub[parts].buf[i].last];
+			sub[parts].tensor[i] += (int32_t)g->subgraphs[j].first_tensor;
+			sub[parts].id[i] += (int64_t)g->subgraphs[j].first_tensor;
+		}
+		out->part_subgraph[parts] = (int32_t)j;
+		total += sub[parts].n;
+		parts++;
+	}
+	free(at);
+	if (!rc) {
+		rc = ab_problem_alloc(out, total);
+		if (!rc) {
+			out->part = calloc(total + 1, sizeof(*out->part));
+			out->tensor_buffer = malloc((g->n_tensors + 1) *
+						    sizeof(*out->tensor_buffer));
+			out->name = strdup(g->name ? g->name : "graph");
+			if (!out->part || !out->tensor_buffer || !out->name)
+				rc = -ENOMEM;
+		}
+		if (rc)
+			rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+	}
+	if (!rc) {
+		for (size_t t = 0; t < g->n_tensors; t++)
+			out->tensor_buffer[t] = -1;
+		for (int j = 0; j < parts; j++) {
+			const size_t base = g->subgraphs[out->part_subgraph[j]].first_tensor;
+
+			for (size_t i = 0; i < sub[j].n; i++, n++) {
+				out->buf[n] = sub[j].buf[i];
+				out->id[n] = sub[j].id[i];
+				out->tensor[n] = sub[j].tensor[i];
+				out->part[n] = (uint16_t)j;
+			}
+			for (size_t t = 0; t < sub[j].n_tensors; t++)
+				if (sub[j].tensor_buffer[t] >= 0)
+					out->tensor_buffer[base + t] =
+						(int32_t)(n - sub[j].n) + sub[j].tensor_buffer[t];
+			out->weights_bytes += sub[j].weights_bytes;
+			out->n_aliased += sub[j].n_aliased;
+		}
+		out->n_tensors = g->n_tensors;
+		out->n_parts = parts;
+		out->steps = (int32_t)g->n_ops;
+		out->lifetimes = opt->lifetimes;
+	}
+	for (int j = 0; j < parts; j++)
+		ab_problem_free(&sub[j]);
+	if (rc)
+		ab_problem_free(out);
+	return rc;
+}
+
 int ab_problem_from_graph(const struct ab_graph *g,
 			  const struct ab_problem_options *opt,
 			  struct ab_problem *out, struct ab_error *err)
+{
+	if (g->n_subgraphs && opt->lifetimes == AB_LIFETIMES_TFLITE)
+		return problem_per_subgraph(g, opt, out, err);
+	return problem_one_timeline(g, opt, out, err);
+}
+
+/*
+ * Control flow: a tensor no operator writes (the runtime provides it) that
+ * an operator inside a loop reads is read again on every iteration, so it
+ * lives to the end of the outermost loop around that read (the last
+ * RETURN of the WHILE), not only to its last read in the flat order.
+ * Tensors written inside a loop are written again before each read, and a
+ * loop's carried state is its operator's outputs, which live through it
+ * anyway.  first[t] < 0 marks a tensor nothing writes (before its roles).
+ */
+static int loop_reads(const struct ab_graph *g, int32_t shift,
+		      const int32_t *first, int32_t *last)
+{
+	int32_t *end = malloc((g->n_ops + 1) * sizeof(*end));
+
+	if (!end)
+		return -ENOMEM;
+	for (size_t k = 0; k < g->n_ops; k++)
+		end[k] = -1;
+	for (size_t k = 0; k < g->n_ops; k++) {
+		int32_t e = -1;
+
+		if (g->ops[k].call != AB_CALL_WHILE)
+			continue;
+		for (size_t j = k + 1; j < g->n_ops; j++)
+			if (g->ops[j].call == AB_CALL_RETURN &&
+			    g->ops[j].caller == (int32_t)k)
+				e = (int32_t)j;
+		for (size_t j = k + 1; e >= 0 && j <= (size_t)e; j++)
+			if (end[j] < e)
+				end[j] = e;
+	}
+	for (size_t k = 0; k < g->n_ops; k++) {
+		const struct ab_op *op = &g->ops[k];
+
+		if (end[k] < 0)
+			continue;
+		for (int i = 0; i < op->n_inputs; i++) {
+			int t = op->inputs[i];
+
+			if (t >= 0 && first[t] < 0 && last[t] < end[k] + shift)
+				last[t] = end[k] + shift;
+		}
+	}
+	free(end);
+	return 0;
+}
+
+static int problem_one_timeline(const struct ab_graph *g,
+				const struct ab_problem_options *opt,
+				struct ab_problem *out, struct ab_error *err)
 {
 	/* step of op k is k + shift */
 	const int32_t shift = ab_lifetime_step_of_op(opt->lifetimes, 0);
@@ -180,6 +434,13 @@ int ab_problem_from_graph(const struct ab_graph *g,
 			if (op->inputs[i] >= 0)
 				last[op->inputs[i]] = step;
 		phases += op->phase_start;
+	}
+	if (g->n_subgraphs) {
+		rc = loop_reads(g, shift, first, last);
+		if (rc) {
+			rc = ab_fail(err, rc, "graph '%s': out of memory", g->name);
+			goto out;
+		}
 	}
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct ab_tensor *tt = &g->tensors[t];

@@ -1,6 +1,7 @@
 /* The problem stage: buffers with sizes and live ranges, and the bounds
  * computed from them (lower bound = max over steps of live raw bytes). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ void ab_problem_free(struct ab_problem *p)
 	free(p->tensor_buffer);
 	free(p->phase_starts);
 	free(p->fixed_offset);
+	free(p->part);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -213,6 +215,36 @@ int64_t ab_problem_oversize(const struct ab_problem *p)
 	return -1;
 }
 
+/* Separate arenas: each part needs its own most-live bytes and the
+ * arenas add up.  *at_step is the peak step of the part with the largest
+ * bound.  0 when out of memory. */
+static uint64_t parts_bound(const struct ab_problem *p, int32_t *at_step)
+{
+	struct ab_buffer *b = malloc((p->n + 1) * sizeof(*b));
+	uint64_t sum = 0, top = 0;
+
+	if (!b)
+		return 0;
+	for (int j = 0; j < p->n_parts; j++) {
+		struct ab_problem one = { .buf = b };
+		uint64_t lb;
+		int32_t w;
+
+		for (size_t i = 0; i < p->n; i++)
+			if (p->part[i] == j)
+				b[one.n++] = p->buf[i];
+		lb = ab_lower_bound(&one, &w);
+		sum += lb;
+		if (lb > top) {
+			top = lb;
+			if (at_step)
+				*at_step = w;
+		}
+	}
+	free(b);
+	return sum;
+}
+
 uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step)
 {
 	struct ab_live_profile lp;
@@ -220,6 +252,8 @@ uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step)
 
 	if (at_step)
 		*at_step = -1;
+	if (p->n_parts > 1 && p->part)
+		return parts_bound(p, at_step);
 	if (ab_live_profile(p, &lp))
 		return 0;
 	for (size_t k = 0; k < lp.n; k++) {

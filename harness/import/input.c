@@ -129,6 +129,9 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 	rc = ab_graph_check(&in->graph, path, err);
 	if (rc)
 		return rc;
+	if (o->reorder.method != AB_REORDER_NONE && in->graph.n_subgraphs)
+		return ab_fail(err, -ENOTSUP, "%s: --reorder on a model with control flow is not supported (expected a graph without subgraphs: the callees are inlined after their calling operators, and a reordering would move them out of the call; docs/semantics.md, \"Control flow\")",
+			       path);
 	if (o->reorder.method != AB_REORDER_NONE) {
 		struct ab_graph reordered;
 		struct timespec t0, t1;
@@ -162,8 +165,10 @@ static int finish_graph(const char *path, const struct ab_load_options *o,
 		}
 		return rc;
 	}
+	/* the offline plan is TFLite Micro's one arena: it does not apply to
+	 * the tflite rule's arena per subgraph (problem parts) */
 	if (in->is_tflite && in->tflite.has_offline_plan &&
-	    in->tflite.offline_offsets &&
+	    in->tflite.offline_offsets && in->problem.n_parts <= 1 &&
 	    fix_model_offsets(in))
 		return ab_fail(err, -ENOMEM, "%s: out of memory", path);
 	return 0;

@@ -173,7 +173,7 @@ static int setup(struct onnx_import *s, struct ab_onnx_info *info)
 /* What does not depend on any dimension, checked before a model with
  * unresolved symbolic dimensions is refused as needing --dim (so such a
  * model is otherwise sound): every input name defined, nodes in
- * topological order (ONNX requires it), no Loop or Scan. */
+ * topological order (ONNX requires it). */
 static int check_structure(struct onnx_import *s)
 {
 	const struct ab_onnx_graph *g = &s->m.graphs[0];
@@ -182,9 +182,6 @@ static int check_structure(struct onnx_import *s)
 	for (size_t i = 0; i < g->n_nodes; i++) {
 		const struct ab_onnx_node *n = &g->nodes[i];
 
-		if (!strcmp(n->op, "Loop") || !strcmp(n->op, "Scan"))
-			return onnx_fail(s, -EINVAL, "%s: control flow with a loop is not planned (its body's tensors live across iterations; docs/onnx.md)",
-					 onnx_node_name(s, (int)i, nb, sizeof(nb)));
 		for (size_t k = 0; k < n->n_in; k++) {
 			struct onnx_val *x = onnx_lookup(s, n->in[k]);
 

@@ -56,7 +56,7 @@ struct ab_onnx_info {
 	size_t n_inference_rounds;
 	size_t n_hinted;         /* values sized by the importer's own rules */
 	size_t n_external;       /* initializers with external data */
-	size_t n_subgraph_nodes; /* nodes inside If branches */
+	size_t n_subgraph_nodes; /* nodes inside subgraphs (If, Loop, Scan) */
 	size_t n_dim_params;     /* distinct symbolic input dimensions */
 	bool used_dim_overrides;
 	uint32_t dims_used;      /* bit i: opt->dims[i] was applied */

@@ -6,7 +6,7 @@
  *   onnx_dims.c   the graph inputs and their symbolic dimensions (--dim);
  *   onnx_fold.c   the folder over int64 shape computations and the
  *                 importer's own shape rules;
- *   onnx_graph.c  the struct ab_graph (tensors, operators, If branches).
+ *   onnx_graph.c  the struct ab_graph (tensors, operators, If/Loop/Scan subgraphs).
  * The protobuf and ONNX's inference are in onnx_proto.cc (onnx_model.h).
  * Semantics: docs/onnx.md.
  */
@@ -143,8 +143,8 @@ int onnx_own_rule(struct onnx_import *s, int i);
 
 /* ------------------------------------------------------ onnx_graph.c */
 
-/* The struct ab_graph of the non-constant nodes, If branches as scratch
- * (named, family and source from path). */
+/* The struct ab_graph of the non-constant nodes, the subgraphs of If, Loop
+ * and Scan inlined after their nodes (named, family and source from path). */
 int onnx_build(struct onnx_import *s, struct ab_graph *out, struct ab_onnx_info *info);
 
 #endif

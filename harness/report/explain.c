@@ -178,10 +178,25 @@ static int analyse_tensors(struct ab_explanation *x)
 		free(all);
 		return -ENOMEM;
 	}
+	x->lb_part = -1;
+	for (int j = 0; p->part && p->n_parts > 1 && j < p->n_parts; j++) {
+		static const uint64_t none = 0;
+		size_t nb;
+		uint64_t b = ab_explain_part_bound(x, j, &nb);
+		uint64_t top = x->lb_part < 0 ? none
+			       : ab_explain_part_bound(x, x->lb_part, &nb);
+
+		/* ab_lower_bound's step is the first largest part's */
+		if (x->lb_part < 0 || b > top)
+			x->lb_part = j;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		all[i] = i;
-		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last)
+		if (p->buf[i].first <= x->lb_step && x->lb_step <= p->buf[i].last &&
+		    (x->lb_part < 0 || p->part[i] == x->lb_part)) {
 			x->lb_live[x->n_lb_live++] = i;
+			x->lb_live_bytes += p->buf[i].size;
+		}
 	}
 	if (sort_by_size(p, x->lb_live, x->n_lb_live) ||
 	    sort_by_size(p, all, p->n)) {
@@ -462,4 +477,26 @@ int ab_explain_runtime_planner(const struct ab_explanation *x)
 		if (!strcmp(ab_explain_at(x, k, 0)->planner->name, name))
 			return (int)k;
 	return -1;
+}
+
+uint64_t ab_explain_part_bound(const struct ab_explanation *x, int j,
+			       size_t *buffers)
+{
+	const struct ab_problem *p = &x->in.problem;
+	struct ab_problem one = { 0 };
+	uint64_t lb;
+
+	*buffers = 0;
+	if (!p->part || j < 0 || j >= p->n_parts)
+		return 0;
+	one.buf = malloc((p->n + 1) * sizeof(*one.buf));
+	if (!one.buf)
+		return 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->part[i] == j)
+			one.buf[one.n++] = p->buf[i];
+	lb = ab_lower_bound(&one, NULL);
+	*buffers = one.n;
+	free(one.buf);
+	return lb;
 }

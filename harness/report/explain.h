@@ -86,6 +86,11 @@ struct ab_explanation {
 	bool persistent_in_arena;     /* false under tflm lifetimes */
 
 	int32_t lb_step;              /* first step where the bound is hit */
+	int lb_part;                  /* a problem of parts (an arena per
+					 subgraph): the part whose bound is
+					 the largest, lb_step and lb_live
+					 its own; -1 otherwise */
+	uint64_t lb_live_bytes;       /* raw bytes of lb_live */
 	int lb_op;                    /* operator there, -1 if none */
 	size_t n_lb_live;             /* buffers live at lb_step ... */
 	size_t *lb_live;              /* ... by size, largest first */
@@ -127,6 +132,12 @@ int ab_pick_planners(const char *list, const char *cost,
 int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	       struct ab_error *err);
 void ab_explanation_free(struct ab_explanation *x);
+
+/* Under the tflite rule a model with control flow has an arena per
+ * subgraph (problem parts): part j's lower bound, *buffers its buffers
+ * (0 when out of memory). */
+uint64_t ab_explain_part_bound(const struct ab_explanation *x, int j,
+			       size_t *buffers);
 
 /* The result of planner k at alignment index j. */
 static inline const struct ab_explain_result *

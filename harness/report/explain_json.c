@@ -218,6 +218,22 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 		x->persistent_in_arena ? "true" : "false");
 	if (in->problem.capacity)
 		fprintf(f, ",\n  \"capacity_bytes\": %" PRIu64, in->problem.capacity);
+	/* the tflite rule on a model with control flow: an arena per subgraph */
+	fputs(",\n  \"subgraph_arenas\": [", f);
+	for (int j = 0; in->problem.part && j < in->problem.n_parts; j++) {
+		const int32_t sg = in->problem.part_subgraph[j];
+		size_t n;
+		uint64_t lb = ab_explain_part_bound(x, j, &n);
+
+		fprintf(f, "%s{\"subgraph\": %" PRId32 ", \"name\": ", j ? ", " : "", sg);
+		json_str(f, sg >= 0 && (size_t)sg < in->graph.n_subgraphs ? in->graph.subgraphs[sg].name : NULL);
+		fprintf(f, ", \"buffers\": %zu, \"lower_bound_bytes\": %" PRIu64 ", \"best_arena_bytes\": ", n, lb);
+		if (x->best >= 0 && j < x->best_plan.n_arenas)
+			fprintf(f, "%" PRIu64 "}", x->best_plan.arena_size[j]);
+		else
+			fputs("null}", f);
+	}
+	fputc(']', f);
 	fputs(",\n  \"string_tensors\": [", f);
 	for (size_t s = 0; s < x->n_strings; s++) {
 		fputs(s ? ", " : "", f);
@@ -257,7 +273,7 @@ int ab_explain_write_json(FILE *f, const struct ab_explanation *x)
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lower_bound_bytes);
+	fprintf(f, ", \"live_bytes\": %" PRIu64 ", \"tensors\": [", x->lb_live_bytes);
 	for (size_t k = 0; k < x->n_lb_live; k++) {
 		fputs(k ? ",\n    " : "\n    ", f);
 		json_tensor(f, x, x->lb_live[k]);

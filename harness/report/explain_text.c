@@ -336,6 +336,36 @@ static void text_planners(FILE *f, const struct ab_explanation *x)
 			x->n_planners * x->n_aligns);
 }
 
+/* Under the tflite rule a model with control flow has an arena per
+ * subgraph (docs/semantics.md, "Control flow"): each one's bound and the
+ * best plan's arena, then the total the interpreter allocates. */
+static void text_subgraphs(FILE *f, const struct ab_explanation *x)
+{
+	const struct ab_problem *p = &x->in.problem;
+
+	if (p->n_parts <= 1 || !p->part)
+		return;
+	fputs("\narenas per subgraph (TFLite: each subgraph has its own ArenaPlanner and arena)\n", f);
+	fprintf(f, "  %-28s %8s %14s %14s\n", "subgraph", "buffers", "lower_bound",
+		x->best >= 0 ? "best_arena" : "");
+	for (int j = 0; j < p->n_parts; j++) {
+		const int32_t sg = p->part_subgraph[j];
+		size_t n;
+		uint64_t lb = ab_explain_part_bound(x, j, &n);
+
+		fprintf(f, "  %2" PRId32 " %-25.25s %8zu %14" PRIu64, sg,
+			sg >= 0 && (size_t)sg < x->in.graph.n_subgraphs
+				? x->in.graph.subgraphs[sg].name : "?",
+			n, lb);
+		if (x->best >= 0 && j < x->best_plan.n_arenas)
+			fprintf(f, " %14" PRIu64, x->best_plan.arena_size[j]);
+		fputc('\n', f);
+	}
+	if (x->best >= 0)
+		fprintf(f, "  total the interpreter allocates (best plan, arenas laid one after another): %" PRIu64 " bytes\n",
+			x->best_plan.peak);
+}
+
 static void text_where(FILE *f, const struct ab_explanation *x)
 {
 	const struct ab_op *op = x->lb_op >= 0 ? &x->in.graph.ops[x->lb_op] : NULL;
@@ -352,8 +382,16 @@ static void text_where(FILE *f, const struct ab_explanation *x)
 			op->name ? op->name : "");
 	else if (x->in.has_graph)
 		fputs(", before the first operator (graph inputs)", f);
-	fprintf(f, ": %zu buffers live, %s bytes\n", x->n_lb_live,
-		ab_explain_grouped(x->lower_bound_bytes, a, sizeof(a)));
+	fprintf(f, ": %zu buffers live, %s bytes", x->n_lb_live,
+		ab_explain_grouped(x->lb_live_bytes, a, sizeof(a)));
+	if (x->lb_part >= 0) {
+		int32_t sg = x->in.problem.part_subgraph[x->lb_part];
+
+		fprintf(f, " in subgraph %" PRId32 " '%s', the largest of the arenas",
+			sg, sg >= 0 && (size_t)sg < x->in.graph.n_subgraphs
+				    ? x->in.graph.subgraphs[sg].name : "?");
+	}
+	fputc('\n', f);
 	fprintf(f, "  %c %-36s %-18s %-6s %12s  %s\n", '#', "tensor", "shape",
 		"dtype", "bytes", "lifetime [first, last]");
 	for (size_t k = 0; k < x->n_lb_live; k++)
@@ -554,6 +592,7 @@ int ab_explain_write_text(FILE *f, const struct ab_explanation *x,
 {
 	text_header(f, x);
 	text_planners(f, x);
+	text_subgraphs(f, x);
 	text_where(f, x);
 	text_timeline(f, x, a);
 	text_buffers(f, x, a);

@@ -25,7 +25,10 @@ static int check_exportable(const struct ab_input *in, struct ab_error *err)
 {
 	if (!in->is_tflite || !in->has_graph)
 		return ab_fail(err, -EINVAL, "%s: not a .tflite model", in->path);
-	if (in->tflite.n_subgraphs != 1)
+	/* a model with control flow is one flat graph of every subgraph's
+	 * tensors in that order (tflite-micro 90b983c2b reads the offsets
+	 * so: offline_offsets[offline_index++] over the subgraphs) */
+	if (in->tflite.n_subgraphs != 1 && in->graph.n_subgraphs == 0)
 		return ab_fail(err, -ENOTSUP, "%s: the model has %zu subgraphs; export writes plans for single-subgraph models only (TFLite Micro gives tensor i of every subgraph the offset in entry i, while its documentation puts the subgraphs' offsets one after the other: see docs/export.md)",
 			       in->path, in->tflite.n_subgraphs);
 	return 0;

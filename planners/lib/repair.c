@@ -29,6 +29,11 @@
 #define REPAIR_MAX_FREE 160
 #define REPAIR_NODES_PER_FREE 64 /* node limit of one repair, per buffer */
 #define REPAIR_MAX_WINDOW 1500   /* buffers live in a window, at most */
+/* Work counted in nodes: besides its one node, a step that scans, sorts
+ * or copies w buffers costs w / SCAN_PER_NODE more (floor, so the small
+ * windows of small problems cost what they did), so a node stays about
+ * the same work at 10^4 buffers as at 10^2. */
+#define SCAN_PER_NODE 256
 
 /* Window members by end, highest first, ties by index. */
 struct end_key {
@@ -71,10 +76,23 @@ struct repair {
 	int32_t busiest;          /* a step of maximum live bytes */
 	uint64_t *load;           /* live bytes per step */
 	uint32_t *live, *rip;     /* hole closing: a step's buffers; freed */
+	uint64_t *below;          /* hole closing: top of live[0..k) */
 	struct end_key *band;     /* band repair: buffers by end, highest first */
 	uint64_t *band_old;       /* the freed buffers' offsets, to undo */
 	struct span *spans;       /* band repair: placed neighbours in time */
 };
+
+/* Counts w buffers' worth of scanning (see SCAN_PER_NODE).  The count
+ * stops at the budget: the step that reaches it is the last. */
+static void spend_nodes(struct repair *r, uint64_t k)
+{
+	r->nodes = k < r->budget - r->nodes ? r->nodes + k : r->budget;
+}
+
+static void spend(struct repair *r, uint64_t w)
+{
+	spend_nodes(r, w / SCAN_PER_NODE);
+}
 
 static uint64_t end_of(const struct repair *r, uint32_t i)
 {
@@ -85,6 +103,7 @@ static void find_tops(struct repair *r)
 {
 	uint64_t top = 0;
 
+	spend(r, 2 * r->n_sized);
 	for (size_t k = 0; k < r->n_sized; k++)
 		if (end_of(r, r->by_first[k]) > top)
 			top = end_of(r, r->by_first[k]);
@@ -119,12 +138,15 @@ static size_t collect(struct repair *r, int32_t w0, int32_t w1)
 		else
 			b = mid;
 	}
-	for (size_t k = a; k < r->n_sized && r->first_sorted[k] <= w1; k++) {
-		uint32_t i = r->by_first[k];
+	size_t k0 = a;
+
+	for (; a < r->n_sized && r->first_sorted[a] <= w1; a++) {
+		uint32_t i = r->by_first[a];
 
 		if (B[i].last >= w0 && B[i].last - B[i].first + 1 <= r->long_len)
 			r->win[n_win++] = i;
 	}
+	spend(r, (a - k0) + r->n_long);
 	for (size_t k = 0; k < r->n_long; k++) {
 		uint32_t i = r->longs[k];
 
@@ -181,6 +203,7 @@ static int solve_window(struct repair *r, size_t n_sub, size_t n_free,
 		ab_fit_teardown(&x);
 		return rc == -E2BIG ? 0 : rc;
 	}
+	spend(r, 2 * n_sub); /* the set-up: sorts and overlaps */
 	if (r->nodes >= r->budget)
 		limit = 0;
 	else if (limit > r->budget - r->nodes)
@@ -217,7 +240,7 @@ static int repair_once(struct repair *r, uint32_t t)
 	int rc = 0;
 
 	n_win = place_window(r, t, &w0, &w1);
-	r->nodes++; /* every attempt costs a node, so failures end too */
+	spend_nodes(r, 1); /* every attempt costs one, so failures end too */
 	if (n_win > REPAIR_MAX_WINDOW)
 		return 0; /* too dense to set up: another window */
 	keys = malloc((n_win + 1) * sizeof(*keys));
@@ -235,6 +258,7 @@ static int repair_once(struct repair *r, uint32_t t)
 		}
 	}
 	qsort(keys, n_free, sizeof(*keys), cmp_end_key);
+	spend(r, 2 * n_win + n_free);
 	if (n_free > r->k_free)
 		n_free = r->k_free;
 	for (size_t k = 0; k < n_free; k++) {
@@ -341,6 +365,7 @@ static uint64_t lowest_fit(struct repair *r, uint32_t i, uint64_t align)
 		}
 	}
 	qsort(r->spans, n_sp, sizeof(*r->spans), cmp_span);
+	spend(r, n_sp);
 	for (size_t k = 0; k < n_sp; k++) {
 		if (r->spans[k].off >= at + B[i].size)
 			break; /* the gap below this span holds it */
@@ -365,6 +390,7 @@ static int band_once(struct repair *r, size_t k, int order)
 		r->band[j].end = end_of(r, r->by_first[j]);
 	}
 	qsort(r->band, r->n_sized, sizeof(*r->band), cmp_end_key);
+	spend(r, 2 * r->n_sized);
 	if (n_free < r->n_sized && r->band[n_free].end >= r->peak)
 		return 0; /* a kept buffer reaches the peak */
 	keys = malloc((n_free + 1) * sizeof(*keys));
@@ -391,7 +417,8 @@ static int band_once(struct repair *r, size_t k, int order)
 		uint32_t i = keys[j].i;
 		uint64_t at = lowest_fit(r, i, ab_effective_align(r->p, i, r->o));
 
-		r->nodes++;
+		spend_nodes(r, 1);
+		report(r, AB_REPORT_TICK);
 		if (at + B[i].size >= r->peak || r->nodes >= r->budget)
 			goto undo;
 		if (r->deadline > 0 && (r->nodes & 1023) == 0 &&
@@ -460,6 +487,7 @@ static int hole_try(struct repair *r, size_t from, size_t n_live,
 
 	if (n_live - from >= r->budget - r->nodes)
 		return 0; /* not enough nodes left */
+	spend(r, 4 * r->n_sized); /* sum_ends twice, count_tops, the peak */
 	for (size_t k = from; k < n_live; k++) {
 		uint32_t s = r->live[k];
 
@@ -501,12 +529,13 @@ static int hole_try(struct repair *r, size_t from, size_t n_live,
 		keys[k].k2 = (uint64_t)(B[r->rip[k]].last - B[r->rip[k]].first);
 	}
 	qsort(keys, n_rip, sizeof(*keys), cmp_band_key);
-	r->nodes += n_live - from;
+	spend_nodes(r, n_live - from);
 	for (size_t k = 0; k < n_rip; k++) {
 		uint32_t i = keys[k].i;
 		uint64_t at = lowest_fit(r, i, ab_effective_align(r->p, i, r->o));
 
-		r->nodes++;
+		spend_nodes(r, 1);
+		report(r, AB_REPORT_TICK);
 		if (at + B[i].size > r->peak || r->nodes >= r->budget)
 			goto undo;
 		r->off[i] = at;
@@ -543,24 +572,28 @@ static int hole_once(struct repair *r, uint32_t t)
 	for (int32_t s = B[t].first; s <= B[t].last; s++)
 		if (r->load[s] > r->load[at])
 			at = s;
+	spend(r, (uint64_t)(B[t].last - B[t].first) + 1);
 	n_live = collect(r, at, at);
+	spend(r, 3 * n_live);
 	for (size_t k = 0; k < n_live; k++) {
 		r->band[k].i = r->win[k];
 		r->band[k].end = r->off[r->win[k]];
 	}
 	/* by offset, lowest first (cmp_end_key sorts highest first) */
 	qsort(r->band, n_live, sizeof(*r->band), cmp_end_key);
-	for (size_t k = 0; k < n_live; k++)
+	for (size_t k = 0; k < n_live; k++) {
 		r->live[k] = r->band[n_live - 1 - k].i;
+		r->below[k + 1] = r->below[k] > end_of(r, r->live[k])
+					  ? r->below[k] : end_of(r, r->live[k]);
+	}
+	/* hole_try undoes a move it does not keep, and a kept one ends the
+	 * loop, so below[] holds throughout */
 	for (size_t k = n_live; k-- > 0;) {
-		uint64_t below = 0; /* top of the buffers under live[k] */
+		uint64_t below = r->below[k]; /* top of the buffers under live[k] */
 		int res;
 
 		if (k && r->off[r->live[k]] == r->off[r->live[k - 1]])
 			continue; /* not the start of a run */
-		for (size_t j = 0; j < k; j++)
-			if (end_of(r, r->live[j]) > below)
-				below = end_of(r, r->live[j]);
 		if (below >= r->off[r->live[k]])
 			continue; /* no hole under it */
 		res = hole_try(r, k, n_live, r->off[r->live[k]] - below);
@@ -618,6 +651,7 @@ static int hole_round(struct repair *r)
 
 		if (res < 0)
 			return res;
+		report(r, AB_REPORT_TICK);
 		if (r->deadline > 0 && ab_now_seconds() > r->deadline)
 			r->timed_out = true;
 		if (r->nodes >= r->budget || r->timed_out)
@@ -669,6 +703,7 @@ static int window_round(struct repair *r)
 		res = repair_once(r, t);
 		if (res < 0)
 			return res;
+		report(r, AB_REPORT_TICK);
 		if (res == 1) {
 			size_t w = 0;
 
@@ -726,11 +761,13 @@ static int repair_init(struct repair *r, const struct ab_plan *out)
 	r->spans = malloc((n + 1) * sizeof(*r->spans));
 	r->live = malloc((n + 1) * sizeof(*r->live));
 	r->rip = malloc((n + 1) * sizeof(*r->rip));
+	r->below = calloc(n + 2, sizeof(*r->below));
 	lens = malloc((n + 1) * sizeof(*lens));
 	firsts = malloc((n + 1) * sizeof(*firsts));
 	if (!r->off || !r->by_first || !r->first_sorted || !r->longs ||
 	    !r->tops || !r->win || !r->mark || !r->sb || !r->spin || !r->smap ||
 	    !r->band || !r->band_old || !r->spans || !r->live || !r->rip ||
+	    !r->below ||
 	    !lens || !firsts)
 		goto out;
 	ab_rng_seed(&r->rng, o->seed);
@@ -803,6 +840,7 @@ static void repair_free(struct repair *r)
 	free(r->spans);
 	free(r->live);
 	free(r->rip);
+	free(r->below);
 	free(r->load);
 }
 

@@ -19,7 +19,9 @@
  * w buffers live in the window, plus its nodes; a band move O(K w log w),
  * w = buffers live during a freed buffer's lifetime; a hole try O(h w log
  * w) for the h buffers it moves and frees.  Nodes: one per window, one
- * per buffer put back, plus the window's search nodes.
+ * per buffer put back, plus the window's search nodes, plus w / 256 for
+ * every step that scans, sorts or copies w buffers (so a node is about
+ * the same work at any n); the count stops at run->budget.
  * Source: large-neighbourhood search (Shaw, CP 1998) with the decision
  * search as the repair step; hole closing and band repair are
  * arenabench's.

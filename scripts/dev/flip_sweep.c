@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
 			ab_plan_alloc(&plan, in.problem.n);
 			if (pl->plan(&in.problem, &po, &plan)) { planfail++; ab_plan_free(&plan); continue; }
 			if (ab_validate_plan(&in.problem, &plan, 64, &res) != AB_PLAN_VALID ||
-			    ab_execute_plan(&in.graph, &in.problem, &plan, rule, NULL, NULL, &res) != AB_PLAN_VALID) {
+			    ab_execute_plan(&in.graph, &in.problem, &plan, NULL, NULL, &res) != AB_PLAN_VALID) {
 				bad = 1; fprintf(stderr, "pos %zu: %s invalid (%s)\n", pos, pl->name, ab_verdict_name(res.verdict));
 			}
 			ab_plan_free(&plan);

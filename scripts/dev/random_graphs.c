@@ -32,7 +32,7 @@ int main(void) {
 				struct ab_plan plan; struct ab_plan_options po = { .align = 16, .seed = 1 }; struct ab_check_result res;
 				ab_plan_alloc(&plan, in.problem.n);
 				if (pl->plan(&in.problem, &po, &plan) || ab_validate_plan(&in.problem, &plan, 16, &res) != AB_PLAN_VALID ||
-				    ab_execute_plan(&in.graph, &in.problem, &plan, rule, NULL, NULL, &res) != AB_PLAN_VALID) { bad = 1; fprintf(stderr, "%s rule %d: %s %s\n%s\n", "graph", rule, pl->name, ab_verdict_name(res.verdict), text); }
+				    ab_execute_plan(&in.graph, &in.problem, &plan, NULL, NULL, &res) != AB_PLAN_VALID) { bad = 1; fprintf(stderr, "%s rule %d: %s %s\n%s\n", "graph", rule, pl->name, ab_verdict_name(res.verdict), text); }
 				ab_plan_free(&plan);
 			}
 			bad ? invalid++ : valid++;

@@ -49,7 +49,7 @@ static void fuzz_cli_path(const char *path, const uint8_t *data, size_t size,
 
 			if (ab_plan_alloc(&plan, in.problem.n))
 				abort();
-			if (planners[i]->plan(&in.problem, &po, &plan) ||
+			if (ab_planner_run(planners[i], &in.problem, &po, &plan) ||
 			    ab_validate_plan(&in.problem, &plan, align, &res) !=
 				    AB_PLAN_VALID ||
 			    ab_execute_plan(in.has_graph ? &in.graph : NULL,

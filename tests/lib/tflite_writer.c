@@ -273,8 +273,14 @@ static tfw_ref build_op(struct tfw *b, const struct tfw_op *o)
 {
 	tfw_ref in = tfw_vec_i32(b, o->in, (size_t)o->n_in);
 	tfw_ref out = tfw_vec_i32(b, o->out, (size_t)o->n_out);
-	tfw_ref interm = 0, mut = 0;
+	tfw_ref interm = 0, mut = 0, opts = 0;
 
+	if (o->options_type) {
+		tfw_start(b);
+		for (int i = 0; i < o->n_sub; i++)
+			tfw_add_u32(b, i, (uint32_t)o->sub[i]);
+		opts = tfw_end(b);
+	}
 	if (o->n_interm)
 		interm = tfw_vec_i32(b, o->interm, (size_t)o->n_interm);
 	if (o->n_mutating)
@@ -286,6 +292,10 @@ static tfw_ref build_op(struct tfw *b, const struct tfw_op *o)
 		tfw_add_ref(b, OP_INTERMEDIATES, interm);
 	if (mut)
 		tfw_add_ref(b, OP_MUTATING, mut);
+	if (opts) {
+		tfw_add_ref(b, 4 /* builtin_options */, opts);
+		tfw_add_u8(b, 3 /* builtin_options_type */, o->options_type);
+	}
 	tfw_add_u32(b, OP_OPCODE_INDEX, o->opcode);
 	return tfw_end(b);
 }
@@ -658,6 +668,61 @@ static const struct tfw_model st_model = {
 	.metadata = st_meta,
 };
 
+/* TFW_FIX_CONTROL_FLOW: subgraph 0 "main": op0 IF(cond, x) -> y calling
+ * 1 "then" (RELU) and 2 "else" (TANH); op1 WHILE(y) -> z calling 3
+ * "cond" (LESS to a bool) and 4 "body" (RELU).  A seed for the fuzzers'
+ * control-flow paths; tests/test_control_flow.c pins its own models. */
+static const struct tfw_opcode cf_codes[] = {
+	{ .builtin = 118, .deprecated = 118 }, /* IF */
+	{ .builtin = 119, .deprecated = 119 }, /* WHILE */
+	{ .builtin = 19, .deprecated = 19 },   /* RELU */
+	{ .builtin = 28, .deprecated = 28 },   /* TANH */
+	{ .builtin = 58, .deprecated = 58 },   /* LESS */
+};
+static const struct tfw_tensor cf0_tensors[] = {
+	{ "cond", 6, 1, { 1 }, 0, { 0 }, 0, false },
+	{ "x", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+	{ "y", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+	{ "z", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+};
+static const struct tfw_op cf0_ops[] = {
+	{ .opcode = 0, .n_in = 2, .in = { 0, 1 }, .n_out = 1, .out = { 2 },
+	  .options_type = 92, .n_sub = 2, .sub = { 1, 2 } },
+	{ .opcode = 1, .n_in = 1, .in = { 2 }, .n_out = 1, .out = { 3 },
+	  .options_type = 93, .n_sub = 2, .sub = { 3, 4 } },
+};
+static const int32_t cf0_in[] = { 0, 1 }, cf0_out[] = { 3 };
+static const struct tfw_tensor cf_pair[] = {
+	{ "a", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+	{ "b", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+};
+static const struct tfw_tensor cf_cond_tensors[] = {
+	{ "a", TFW_FLOAT32, 1, { 4 }, 0, { 0 }, 0, false },
+	{ "p", 6, 1, { 1 }, 0, { 0 }, 0, false },
+};
+static const struct tfw_op cf_relu[] = {
+	{ .opcode = 2, .n_in = 1, .in = { 0 }, .n_out = 1, .out = { 1 } },
+};
+static const struct tfw_op cf_tanh[] = {
+	{ .opcode = 3, .n_in = 1, .in = { 0 }, .n_out = 1, .out = { 1 } },
+};
+static const struct tfw_op cf_less[] = {
+	{ .opcode = 4, .n_in = 1, .in = { 0 }, .n_out = 1, .out = { 1 } },
+};
+static const int32_t cf_in[] = { 0 }, cf_out[] = { 1 };
+static const struct tfw_subgraph cf_sgs[] = {
+	{ "main", 4, 2, 2, 1, cf0_tensors, cf0_ops, cf0_in, cf0_out },
+	{ "then", 2, 1, 1, 1, cf_pair, cf_relu, cf_in, cf_out },
+	{ "else", 2, 1, 1, 1, cf_pair, cf_tanh, cf_in, cf_out },
+	{ "cond", 2, 1, 1, 1, cf_cond_tensors, cf_less, cf_in, cf_out },
+	{ "body", 2, 1, 1, 1, cf_pair, cf_relu, cf_in, cf_out },
+};
+static const struct tfw_model cf_model = {
+	.version = 3, .description = "control flow",
+	.n_opcodes = 5, .n_subgraphs = 5, .n_buffers = 1,
+	.opcodes = cf_codes, .subgraphs = cf_sgs, .buffers = empty_bufs,
+};
+
 static const struct {
 	const char *name;
 	const struct tfw_model *model;
@@ -669,6 +734,7 @@ static const struct {
 	[TFW_FIX_DYNAMIC] = { "dynamic_dim", &dyn_model },
 	[TFW_FIX_STRING] = { "string_tensor", &str_model },
 	[TFW_FIX_STATEFUL] = { "stateful", &st_model },
+	[TFW_FIX_CONTROL_FLOW] = { "control_flow", &cf_model },
 };
 
 const char *tfw_fixture_name(int which)

@@ -79,6 +79,12 @@ struct tfw_op {
 	int32_t in[8], out[8], interm[8];
 	int n_mutating;            /* mutating_variable_inputs entries */
 	uint8_t mutating[8];
+	/* builtin_options naming subgraphs: the union type (IfOptions 92,
+	 * WhileOptions 93, CallOnceOptions 103, CallOptions 16; 0 = none)
+	 * and its int fields 0..n_sub-1 in order */
+	uint8_t options_type;
+	int n_sub;
+	int32_t sub[4];
 };
 
 struct tfw_opcode {
@@ -133,6 +139,8 @@ enum tfw_fixture {
 	TFW_FIX_STRING,         /* a string input to a custom op */
 	TFW_FIX_STATEFUL,       /* 2 subgraphs, var, custom, intermediates,
 				   names to sanitize, offline plan */
+	TFW_FIX_CONTROL_FLOW,   /* IF calling two branches, then a WHILE
+				   (docs/semantics.md, "Control flow") */
 	TFW_FIX_COUNT
 };
 

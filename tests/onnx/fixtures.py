@@ -53,7 +53,7 @@ ifn = helper.make_node('If', ['cond'], ['y'], name='if', then_branch=then_g, els
 save('if', [ifn], [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])], opset=13)
 save('if_const', [ifn], [vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])],
      [numpy_helper.from_array(np.array(False), 'cond')], opset=13)
-# a string value and a Loop: refused by name
+# a string value (refused by name) and a Loop without outputs
 save('string', [helper.make_node('Identity', ['s'], ['t'], name='ident')],
      [vi('s', T.STRING, [2])], [vi('t', T.STRING, [2])])
 body = helper.make_graph([helper.make_node('Identity', ['c'], ['c2'], name='body_id')], 'body',
@@ -61,6 +61,61 @@ body = helper.make_graph([helper.make_node('Identity', ['c'], ['c2'], name='body
 save('loop', [helper.make_node('Loop', ['', 'cond'], [], name='the_loop', body=body),
               helper.make_node('Relu', ['x'], ['y'], name='relu')],
      [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])])
+# If whose branches give outputs of different static shapes: then = Relu(x)
+# [4], else = Concat(x, x) [8]; inference leaves y's length open
+then_g = helper.make_graph([helper.make_node('Relu', ['x'], ['t1'], name='then_relu')],
+                           'then', [], [vi('t1', T.FLOAT, [4])])
+else_g = helper.make_graph([helper.make_node('Concat', ['x', 'x'], ['e1'], name='else_concat', axis=0)],
+                           'else', [], [vi('e1', T.FLOAT, [8])])
+save('if_shapes', [helper.make_node('If', ['cond'], ['y'], name='if', then_branch=then_g,
+                                    else_branch=else_g)],
+     [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, None)], opset=13)
+# Loop carrying v [4] through a body with a 64-byte temporary:
+# h = MatMul(v, W1[4,16]), v_out = MatMul(h, W2[16,4]); then Relu
+body = helper.make_graph([helper.make_node('Identity', ['c'], ['c_out'], name='body_cond'),
+                          helper.make_node('MatMul', ['v', 'W1'], ['h'], name='body_up'),
+                          helper.make_node('MatMul', ['h', 'W2'], ['v_out'], name='body_down')],
+                         'body', [vi('i', T.INT64, []), vi('c', T.BOOL, []), vi('v', T.FLOAT, [4])],
+                         [vi('c_out', T.BOOL, []), vi('v_out', T.FLOAT, [4])])
+save('loop_carried', [helper.make_node('Loop', ['M', 'cond', 'v0'], ['v_final'], name='loop', body=body),
+                      helper.make_node('Relu', ['v_final'], ['y'], name='relu')],
+     [vi('M', T.INT64, []), vi('cond', T.BOOL, []), vi('v0', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])],
+     [numpy_helper.from_array(np.ones((4, 16), np.float32), 'W1'),
+      numpy_helper.from_array(np.ones((16, 4), np.float32), 'W2')])
+# an If inside a Loop body, its branches reading body values h and v
+then_g = helper.make_graph([helper.make_node('Neg', ['h'], ['t'], name='then_neg')],
+                           'then', [], [vi('t', T.FLOAT, [4])])
+else_g = helper.make_graph([helper.make_node('Abs', ['v'], ['e'], name='else_abs')],
+                           'else', [], [vi('e', T.FLOAT, [4])])
+body = helper.make_graph([helper.make_node('Relu', ['v'], ['h'], name='body_relu'),
+                          helper.make_node('If', ['c'], ['r'], name='body_if', then_branch=then_g,
+                                           else_branch=else_g),
+                          helper.make_node('Identity', ['c'], ['c_out'], name='body_cond'),
+                          helper.make_node('Identity', ['r'], ['v_out'], name='body_out')],
+                         'body', [vi('i', T.INT64, []), vi('c', T.BOOL, []), vi('v', T.FLOAT, [4])],
+                         [vi('c_out', T.BOOL, []), vi('v_out', T.FLOAT, [4])])
+save('loop_if', [helper.make_node('Loop', ['M', 'cond', 'v0'], ['v_final'], name='loop', body=body),
+                 helper.make_node('Relu', ['v_final'], ['y'], name='relu')],
+     [vi('M', T.INT64, []), vi('cond', T.BOOL, []), vi('v0', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])])
+# an If branch reading a name nothing defines: malformed, refused by name
+then_g = helper.make_graph([helper.make_node('Relu', ['nowhere'], ['t1'], name='then_relu')],
+                           'then', [], [vi('t1', T.FLOAT, [4])])
+else_g = helper.make_graph([helper.make_node('Relu', ['x'], ['e1'], name='else_relu')],
+                           'else', [], [vi('e1', T.FLOAT, [4])])
+save('if_undefined', [helper.make_node('If', ['cond'], ['y'], name='if', then_branch=then_g,
+                                       else_branch=else_g)],
+     [vi('cond', T.BOOL, []), vi('x', T.FLOAT, [4])], [vi('y', T.FLOAT, [4])], opset=13)
+# Scan over x [3,2] with state [2]: t = Mul(sum_in, next), sum_out = Add(t, next),
+# scan_out = Identity(sum_out)
+body = helper.make_graph([helper.make_node('Mul', ['sum_in', 'next'], ['t'], name='body_mul'),
+                          helper.make_node('Add', ['t', 'next'], ['sum_out'], name='body_add'),
+                          helper.make_node('Identity', ['sum_out'], ['scan_out'], name='body_id')],
+                         'body', [vi('sum_in', T.FLOAT, [2]), vi('next', T.FLOAT, [2])],
+                         [vi('sum_out', T.FLOAT, [2]), vi('scan_out', T.FLOAT, [2])])
+save('scan', [helper.make_node('Scan', ['initial', 'x'], ['y', 'z'], name='scan', body=body,
+                               num_scan_inputs=1)],
+     [vi('initial', T.FLOAT, [2]), vi('x', T.FLOAT, [3, 2])],
+     [vi('y', T.FLOAT, [2]), vi('z', T.FLOAT, [3, 2])], opset=11)
 # symbolic dimensions, several inputs: x['D.10','D.1'] and z['D.1', K]; the
 # missing names are D.10, D.1, K (once each, in order of first use)
 save('symbolic_many', [helper.make_node('Relu', ['x'], ['rx'], name='relu_x'),
