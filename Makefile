@@ -78,7 +78,7 @@ help:
 	@echo "make paper        paper/paper.pdf from the results"
 	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
 	@echo "make corpus       regenerate the committed graphs from the generators"
-	@echo "make compare      A=old.csv B=new.csv: two runs row by row, figure plots/out/compare.png"
+	@echo "make compare      A=old.csv B=new.csv [MATCH=graph,planner]: two runs row by row, figure plots/out/compare.png"
 	@echo "make report       one HTML page, figures inline -> results/report/index.html ([A=old.csv B=new.csv] adds compare)"
 	@echo "make fresh-check  make test and make bench in a new minimal Debian root (root, network to Debian)"
 	@echo "make fuzz         run the fuzz targets (FUZZ_SECONDS=600 each)"
@@ -179,7 +179,7 @@ fresh-check:
 compare: $(BIN)
 	@test -n "$(A)" && test -n "$(B)" || { echo "usage: make compare A=old.csv B=new.csv" >&2; exit 2; }
 	@mkdir -p plots/out
-	@$(BIN) compare $(A) $(B) --ratios $(BUILD)/compare-ratios.txt
+	@$(BIN) compare $(A) $(B) $(if $(MATCH),--match $(MATCH)) --ratios $(BUILD)/compare-ratios.txt
 	@sh scripts/deps.sh plots
 	@gnuplot -e "datafile='$(BUILD)/compare-ratios.txt'; out='plots/out/compare.png'; title_a='$(A)'; title_b='$(B)'" plots/compare.gp
 	@echo "compare: plots/out/compare.png" >&2
@@ -212,6 +212,16 @@ $(BUILD)/planners.def: FORCE
 	@mkdir -p $(BUILD)
 	@for f in $(PLANNER_SRC); do b=$${f##*/}; echo "PLANNER($${b%.c})"; done > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# --- what `arenabench --version` prints: revision (+dirty) and build flags ---
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@{ r=$$(git rev-parse --short=10 HEAD 2>/dev/null) && \
+	   { [ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null | head -c1)" ] || r="$$r+dirty"; } || r=unknown; \
+	   printf '#define AB_BUILD_REVISION "%s"\n#define AB_BUILD_FLAGS "%s"\n' "$$r" \
+	   "CC=$(CC) CFLAGS=$(subst ",,$(CFLAGS)) CXXFLAGS=$(subst ",,$(CXXFLAGS)) LDFLAGS=$(subst ",,$(LDFLAGS))"; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/harness/cli/version.o: $(BUILD)/version.h
 
 # --- compile -----------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def

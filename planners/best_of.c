@@ -5,9 +5,13 @@
  * itself and budgeted planners, run each on a scratch plan and keep the
  * first plan with the smallest peak (ties: registry order, i.e. file-name
  * order).  The kept plan is copied whole (offsets, arenas, extents), so a
- * multi-arena winner stays multi-arena.
+ * multi-arena winner stays multi-arena.  A plan whose peak is the lower
+ * bound (the most bytes live at one step) cannot be beaten, and ties keep
+ * the earlier plan, so the walk stops there: the same plan as running
+ * every member, sooner on inputs some member solves exactly (most real
+ * models at alignment 1).
  * Complexity: the sum of the fast planners' costs (each near-linear), plus
- * O(n) per copy.
+ * O(n) per copy and one lower bound (O(n + T) or O(n log n)).
  * Source: ExecuTorch's memory-planning algorithm suite
  * (exir/memory_planning.py: run greedy and the alternatives, keep the
  * smallest); the same idea as XLA's ChooseBestHeapAlgorithm.
@@ -24,12 +28,12 @@ static int plan_best_of(const struct ab_problem *p,
 			const struct ab_plan_options *o, struct ab_plan *out)
 {
 	struct ab_plan tmp;
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, bound = ab_lower_bound(p, NULL);
 	int rc = ab_plan_alloc(&tmp, p->n);
 
 	if (rc)
 		return rc;
-	for (size_t k = 0; k < ab_planner_count(); k++) {
+	for (size_t k = 0; k < ab_planner_count() && best > bound; k++) {
 		const struct ab_planner *pl = ab_planner_at(k);
 
 		if (pl->cost != AB_COST_FAST || pl == &ab_planner_best_of)

@@ -19,8 +19,11 @@
  *     of their sizes.
  * Ties: as above (creation order, then the reversed insort order).
  * Complexity: O(n log n) + sum over specs of O((k + 1) log n), k = the
- * placed buffers overlapping it: one interval-index query (placement.h)
- * sees the overlapping tenants of every object at once.  Upstream scans
+ * placed buffers overlapping it: one interval-index query (placement.h,
+ * unsorted: the decision takes a max per object, so no sort by offset)
+ * sees the overlapping tenants of every object at once.  k grows like the
+ * buffers live at a step, so this is n^1.5 where those grow like sqrt n
+ * (docs/scaling.md, issue 29).  Upstream scans
  * every object's allocations, O(n^2); that scan is kept as the fallback
  * for sizes whose keys would not fit in 64 bits, and both give the same
  * offsets (checked on the corpus and random problems; the times:
@@ -173,7 +176,7 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 		size_t pick = SIZE_MAX, stack = SIZE_MAX, n_hits;
 		const struct ab_hit *hits;
 
-		rc = ab_placer_conflicts(&pl, i, &hits, &n_hits);
+		rc = ab_placer_overlapping(&pl, i, &hits, &n_hits);
 		if (rc)
 			break;
 		for (size_t h = 0; h < n_hits; h++) {

@@ -17,8 +17,10 @@
  * alignments; the peak is ggml's buffer size (the padded top).
  * Ties: best fit `<=` keeps the later block of equal size; events of one
  * step in buffer index order (graph order for graph inputs).
- * Complexity: O(n log n) ordering + O(n F), F = free blocks (ggml's list
- * is an array scanned linearly, capped at 256; here unbounded).
+ * Complexity: O(n log n) ordering + O(n log F), F = free blocks (ggml's
+ * list is an array scanned linearly, O(F) an event, capped at 256; here
+ * unbounded and kept in two ordered sets that give the scan's answer:
+ * lib/ggml_alloc.c).
  * Source: ggml-org/llama.cpp ggml/src/ggml-alloc.c at 0450e2f9dffdc4c3
  * (2026); tests pin ggml's tests/test-alloc.cpp expectations at the same
  * revision (tests/test_faithful.c, with the chunk limit the test sets).

@@ -14,8 +14,10 @@
  *     live block; the pattern's peak is the highest end.
  * Alignment: sizes padded to the lcm of --align and the buffers' own (ORT
  * pads to 64); --align 1 traces raw sizes.
- * Complexity: O(n log n) ordering + O(n L), L = live blocks (ORT walks a
- * std::list; the scan and the erase are linear there too).
+ * Complexity: O(n log n) ordering + O(n log L), L = live blocks: the gaps
+ * sit in an ordered set by width (lib/ort_mem_pattern.c), so a best fit is
+ * one lower bound; ORT walks a std::list, O(L) per event, and this finds
+ * what that walk finds.
  * Source: microsoft/onnxruntime mem_pattern_planner.h at 00ca1689 (the
  * rule is unchanged in later revisions read: 2019-2025).
  * Not expressible in a problem: ORT leaves graph inputs and outputs to the

@@ -16,7 +16,7 @@
  *     pattern planner (lib/ort_mem_pattern.c: best fit among live blocks).
  * Alignment and ties: as ort_mem_pattern; free-list ties by recency, then
  * the reverse of index order within a step.
- * Complexity: O(n log n) + the pattern's O(n L): the free list is kept as
+ * Complexity: O(n log n) + the pattern's O(n log L): the free list is kept as
  * one stack per size, which finds what ORT's front-to-back scan finds.
  * Source: microsoft/onnxruntime allocation_planner.cc at 005c1925 and
  * mem_pattern_planner.h at 00ca1689; tests pin ORT's

@@ -44,10 +44,12 @@ set label 998 sprintf("Where the bytes go, align %d: the lower bound (grey), the
 	at screen 0.01, screen 0.975 left noenhanced font (is_pdf ? ",10" : ",13")
 set multiplot
 eval set_caption("")
+# Which graphs: all of the corpus, or how they were chosen.
+set label 997 bytes_choice at screen 0.99, screen (n_panels > 3 ? 0.955 : 0.92) right noenhanced font f_key
 set style fill solid 1.0 border lc rgb "#333333"
 set xrange [0.4 : np + 0.6]
-# Narrow panels in the paper: names upright, so that they do not collide.
-narrow = is_pdf && ncols >= 3
+# Narrow panels: names upright, so that they do not collide.
+narrow = ncols >= 3
 if (narrow) { set xtics 1 rotate by 90 right scale 0 noenhanced font f_small } else { set xtics 1 rotate by 35 right scale 0 noenhanced font f_small }
 set for [j = 1 : np] xtics add (word(planners, j) j)
 set grid ytics
@@ -59,12 +61,14 @@ set bmargin (narrow ? 9 : 6.5)
 
 bw = 0.36   # half bar width
 top_frac = n_panels > 3 ? 0.93 : 0.86   # panels below the title and legend
+cap_frac = 0.03
 do for [i = 1 : n_panels] {
 	g = word(panel_graphs, i)
 	top = word(panel_ytop, i) + 0
 	u = unit_bytes(top)
-	set origin (1.0 / ncols) * ((i - 1) % ncols), (1.0 / nrows) * (nrows - 1 - (i - 1) / ncols) * top_frac
-	set size 1.0 / ncols, top_frac / nrows
+	# a strip at the bottom keeps the caption clear of the lowest names
+	set origin (1.0 / ncols) * ((i - 1) % ncols), cap_frac + (top_frac - cap_frac) / nrows * (nrows - 1 - (i - 1) / ncols)
+	set size 1.0 / ncols, (top_frac - cap_frac) / nrows
 	set title g noenhanced offset 0, -0.5
 	set ylabel unit_name(top)
 	set yrange [0 : top / u]

@@ -10,6 +10,8 @@ ni = words(hard_instances)
 f(i) = sprintf("%s/profile_%s.csv", datadir, word(hard_instances, i))
 set title "exact's anytime profile: best peak / proved bound" noenhanced
 set xlabel "seconds (one core)"
+# room under the axis label for the caption line
+set bmargin 5
 set ylabel "peak / best proved lower bound"
 set logscale x 10
 set xrange [0.01 : *]

@@ -10,6 +10,8 @@ f(p) = sprintf("%s/ratio_%s.csv", datadir, p)
 set title "Peak / best proved bound on hard instances (make hard)" noenhanced
 set logscale x 10
 set xlabel "buffers"
+# room under the axis label for the caption line
+set bmargin 5
 set ylabel "peak / best proved lower bound"
 set key top left Left reverse font f_key noenhanced box opaque
 set grid xtics ytics

@@ -26,6 +26,8 @@ say() { printf 'plots: %s\n' "$*" >&2; }
 . scripts/lib/sources.sh
 src_res=$res
 printf 'meta_caption = "%s"\n' "$(caption_of "$csv")" > "$data/meta.gp"
+# the run's colours of planners style.gp does not list (plots/plots.sh)
+[ ! -f "$out/data/palette.gp" ] || cp "$out/data/palette.gp" "$data/palette.gp"
 
 # ratio rows per planner: buffers,ratio,set (set = family prefix)
 awk -F, -v dir="$data" '

@@ -249,6 +249,7 @@ function results_end(    GS, GN, np, ord, i, j, g, p, r, f, vals, n, gv, out, a,
 					if (lo == "" || r < lo) lo = r
 					if (hi == "" || r > hi) hi = r
 				}
+				if (hi != "") gspread[i] = hi - lo
 				if (hi != "" && hi - lo > fspread[f]) { fspread[f] = hi - lo; fbest[f] = gname[i] }
 			}
 			if (fname[f] == "zoo") fspread[f] += 1000
@@ -261,8 +262,26 @@ function results_end(    GS, GN, np, ord, i, j, g, p, r, f, vals, n, gv, out, a,
 			if (best == "") break
 			taken[best] = 1
 			sel[++nsel] = fbest[best]
+			chosen[fbest[best]] = 1
+		}
+		# Fewer families than panels (a user's corpus of one folder): the
+		# other graphs where the planners differ most fill the panels.
+		filled = 0
+		while (nsel < 6) {
+			best = ""; spread = -1
+			for (i = 1; i <= ng; i++)
+				if ((i in gspread) && !(gname[i] in chosen) && gspread[i] > spread) { spread = gspread[i]; best = i }
+			if (best == "") break
+			chosen[gname[best]] = 1
+			sel[++nsel] = gname[best]
+			filled++
 		}
 	}
+	# What the caption says of the choice: every graph, or which and why.
+	if (nsel == ng) bytes_choice = "all " ng " graphs"
+	else if (bytes_graphs != "") bytes_choice = nsel " of the " ng " graphs (BYTES_GRAPHS)"
+	else bytes_choice = nsel " of the " ng " graphs, where the planners differ most" \
+		(("chain_24k" in gidx_of) ? " (and chain_24k)" : "")
 	out = dir "/bytes.csv"
 	print "panel,graph,pidx,planner,lb,frag_top,peak,pad,clipped,unit" > out
 	for (i = 1; i <= nsel; i++) {
@@ -297,6 +316,7 @@ function results_end(    GS, GN, np, ord, i, j, g, p, r, f, vals, n, gv, out, a,
 	print "planners = " gq(join(ord, np)) > out
 	print "align_ratio = " a >> out
 	print "align_bytes = " ab >> out
+	print "bytes_choice = " gq(bytes_choice) >> out
 	print "n_graphs = " ng >> out
 	print "n_families = " nf >> out
 	print "ratio_cap = " rcap >> out

@@ -125,4 +125,100 @@ good | sed 's/,z2,zoo,/,mine,own,/' > "$tmp/r/results.csv"
 expect "other corpus: no reference scaling.csv" 0 "the local run's corpus is not the reference's: its part is left out"
 [ ! -f "$tmp/out/scaling.png" ] || { echo "FAIL other corpus: scaling figure drawn from the reference" >&2; fails=$((fails + 1)); }
 
+# --- the checks a reader makes (plots/svgcheck.awk, plots/figure-check.sh) ---
+# A hand-made SVG in gnuplot's layout, at scale 1 (0.58 x 10 px a
+# character, 7.5 px above the baseline to 2 px below): 'alpha' at x 10..39,
+# 'beta' at 30..53.2 on nearly the same line: they overlap; 'gamma' at
+# 190..219 on a 200-px canvas: outside; 'delta' at 100..129, y 12.5..22:
+# clear; 'up' rotated by -90 about (60, 90): x 82.5..92, y 66.8..90: clear.
+# Planners p1 and p2 share rgb(1,2,3); q is not a planner.
+{
+	printf '<svg\n width="200" height="100"\n>\n'
+	for t in "10,50 alpha" "30,52 beta" "190,90 gamma" "100,20 delta"; do
+		printf '<g transform="translate(%s)" stroke="none" font-size="10.00"  text-anchor="start">\n<text>%s</text>\n</g>\n' "${t%% *}" "${t#* }"
+	done
+	printf '<g transform="translate(90,90) rotate(-90)" stroke="none" font-size="10.00"  text-anchor="start">\n<text>up</text>\n</g>\n'
+	printf '<g id="gnuplot_plot_1" ><title>p1: geo-mean 1</title>\n<path stroke='"'"'rgb(  1,   2,   3)'"'"' d="M0,0"/>\n'
+	printf '<g id="gnuplot_plot_2" ><title>q</title>\n<path stroke='"'"'rgb(  1,   2,   3)'"'"' d="M0,0"/>\n'
+	printf '<g id="gnuplot_plot_3" ><title>p2</title>\n<path stroke='"'"'rgb(  1,   2,   3)'"'"' d="M0,0"/>\n'
+} > "$tmp/hand.svg"
+awk -v scale=1 -v planners="p1 p2" -f plots/svgcheck.awk "$tmp/hand.svg" > "$tmp/hand.out" && st=0 || st=$?
+printf '%s\n' "$tmp/hand.svg: planners p1 and p2 share the colour rgb(1,2,3)" \
+	"$tmp/hand.svg: text 'gamma' runs outside the 200x100 canvas" \
+	"$tmp/hand.svg: text 'alpha' overlaps text 'beta'" > "$tmp/hand.want"
+if [ "$st" = 1 ] && cmp -s "$tmp/hand.out" "$tmp/hand.want"; then
+	echo "ok   svgcheck: a shared colour, a text outside, two texts over each other, nothing else"
+else
+	echo "FAIL svgcheck on a hand-made SVG: exit $st, got:" >&2
+	sed 's/^/    /' "$tmp/hand.out" >&2
+	fails=$((fails + 1))
+fi
+
+# Every colour of style.gp, the listed planners' and the extra ones, at
+# least 55 apart in RGB: no two planners of a figure look alike.
+gnuplot -e "out='$tmp/x.svg'" -e "load 'plots/style.gp'; print planner_colors . ' ' . extra_colors" 2>&1 |
+	awk '{ for (i = 1; i <= NF; i++) h[i] = $i }
+	function hex(s,   v, i, c) { v = 0; for (i = 1; i <= 2; i++) { c = index("0123456789ABCDEF", toupper(substr(s, i, 1))) - 1; v = v * 16 + c }; return v }
+	END {
+		for (i = 1; i <= NF; i++) { R[i] = hex(substr(h[i], 2, 2)); G[i] = hex(substr(h[i], 4, 2)); B[i] = hex(substr(h[i], 6, 2)) }
+		for (i = 1; i <= NF; i++) for (j = i + 1; j <= NF; j++) {
+			d = sqrt((R[i] - R[j])^2 + (G[i] - G[j])^2 + (B[i] - B[j])^2)
+			if (d < 55) { printf "colours %s and %s are %.0f apart\n", h[i], h[j], d; bad = 1 }
+		}
+		if (NF < 30) { printf "only %d colours\n", NF; bad = 1 }
+		exit bad
+	}' > "$tmp/colours" && echo "ok   style.gp: every planner colour at least 55 apart" ||
+	{ echo "FAIL style.gp's colours:" >&2; cat "$tmp/colours" >&2; fails=$((fails + 1)); }
+
+# figure_check NAME CSV: plots/figure-check.sh on $tmp/out.
+figure_check() {
+	if sh plots/figure-check.sh "$tmp/out" "$2" > "$tmp/fc.log" 2>&1; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1:" >&2
+		sed 's/^/    /' "$tmp/fc.log" >&2
+		fails=$((fails + 1))
+	fi
+}
+# drawsvg: plots.sh on $tmp/r, SVG only.
+drawsvg() { RESULTS_DIR="$tmp/r" PLOTS_OUT="$tmp/out" FORMATS=svg sh plots/plots.sh > "$tmp/log" 2>&1; }
+
+# Eight graphs of one family (g1..g8), three planners: bytes shows six,
+# chosen by the spread of the non-linear planners' ratios, which is
+# (28672 - 24576 + 256 i) / 24576 for graph gi: g8, g7, ..., g3.
+{
+	echo "$hdr"
+	for i in 1 2 3 4 5 6 7 8; do
+		row "g$i" own linear 64 40960 40960
+		row "g$i" own size_first_fit 64 24576 24576
+		row "g$i" own brand_new_planner 64 $((28672 + 256 * i)) $((28672 + 256 * i))
+	done
+} > "$tmp/r/results.csv"
+rm -rf "$tmp/r/reference"
+drawsvg || { echo "FAIL eight graphs: plots.sh failed" >&2; cat "$tmp/log" >&2; fails=$((fails + 1)); }
+want_line "$tmp/out/data/results.gp" 'bytes_choice = "6 of the 8 graphs, where the planners differ most"' "bytes: six of eight graphs, the choice stated"
+want_line "$tmp/out/data/results.gp" 'panel_graphs = "g8 g7 g6 g5 g4 g3"' "bytes: the six where the planners differ most"
+figure_check "figure-check: eight graphs of one family" "$tmp/r/results.csv"
+good > "$tmp/r/results.csv"
+drawsvg || { echo "FAIL small set: plots.sh failed" >&2; cat "$tmp/log" >&2; fails=$((fails + 1)); }
+want_line "$tmp/out/data/results.gp" 'bytes_choice = "all 3 graphs"' "bytes: every graph of a small corpus"
+figure_check "figure-check: the small set (a planner style.gp does not list)" "$tmp/r/results.csv"
+# The check can fail: a heat map that leaves a graph out.
+sed -i 's|<text>z2</text>|<text>zz</text>|' "$tmp/out/overhead.svg"
+if sh plots/figure-check.sh "$tmp/out" "$tmp/r/results.csv" 2>&1 | grep -q "overhead.svg leaves out graphs of the corpus without saying so: z2"; then
+	echo "ok   figure-check: a graph missing from the heat map is named"
+else
+	echo "FAIL figure-check did not notice z2 missing from overhead.svg" >&2
+	fails=$((fails + 1))
+fi
+# The committed reference, every figure.
+if [ -f results/reference/results.csv ]; then
+	rm -rf "$tmp/out"
+	mkdir -p "$tmp/refonly"
+	ln -s "$(pwd)/results/reference" "$tmp/refonly/reference"
+	RESULTS_DIR="$tmp/refonly" PLOTS_OUT="$tmp/out" FORMATS=svg sh plots/plots.sh > "$tmp/log" 2>&1 ||
+		{ echo "FAIL the reference's figures: plots.sh failed" >&2; cat "$tmp/log" >&2; fails=$((fails + 1)); }
+	figure_check "figure-check: every figure of the reference ($(ls "$tmp"/out/*.svg | wc -l | tr -d ' ') SVGs)" results/reference/results.csv
+fi
+
 [ "$fails" = 0 ] && echo "plots-selftest: all cases pass" || { echo "plots-selftest: $fails failed" >&2; exit 1; }

@@ -111,6 +111,15 @@ fi
 
 # The planners' legend order, from plots/style.gp.
 known=$(sed -n 's/^planner_names *= *"\(.*\)"$/\1/p' plots/style.gp)
+# The run's planners that plots/style.gp does not list, sorted: each takes
+# the next of its extra colours, the same in every figure of this run.
+hard_csv=$(optional hard)
+for f in "$dir/results.csv" $sweep_csv $scaling_csv $hard_csv; do
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "planner") c = i; next } c { print $c }' "$f"
+done | sort -u | awk -v known="$known" '
+	BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) is[k[i]] = 1 }
+	!($0 in is) { x = x (x == "" ? "" : " ") $0 }
+	END { printf "extra_names = \"%s\"\n", x }' > "$data/palette.gp"
 
 # Captions: every figure names its CSV, local or committed reference, and
 # that CSV's revision (dirty flag included) and machine from its own .meta.
@@ -192,7 +201,13 @@ else
 	sweep_meta=""
 fi
 awk -F, -v mode=sweep -v dir="$data" -v known="$known" -f scripts/lib/common.awk -f plots/plotdata.awk "$sweep_file"
-draw sweep "$sweep_meta sweep_src='$sweep_src'"
+# One alignment has no cost to show: the figure is left out, not drawn empty.
+if [ "$(sed -n 's/^sweep_aligns = "\(.*\)"$/\1/p' "$data/sweep.gp" | wc -w)" -ge 2 ]; then
+	draw sweep "$sweep_meta sweep_src='$sweep_src'"
+else
+	say "one alignment only in $(basename "$sweep_file") ($(sed -n 's/^sweep_aligns = "\(.*\)"$/\1/p' "$data/sweep.gp")): skipping plots/sweep.gp (make sweep, or bench --align 1,16,64)"
+	skipped="$skipped sweep"
+fi
 
 # 7. whole-command times (optional).
 if [ -n "$hyperfine_csv" ]; then
@@ -204,7 +219,6 @@ else
 fi
 
 # 8. hard instances (optional): plots/hard.sh skips without hard.csv.
-hard_csv=$(optional hard)
 if [ -n "$hard_csv" ]; then
 	HARD_CSV=$hard_csv RESULTS_DIR=$res PLOTS_OUT=$out FORMATS=$formats sh plots/hard.sh
 else

@@ -12,32 +12,43 @@
 # plots/plots.sh reads `planner_names` below to order legends: the listed
 # planners first, in this order, then any other planner alphabetically.
 
-# Order = legend order.  linear is the no-reuse baseline: black.
-planner_names  = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact offline"
-planner_colors = "#000000 #999999 #E69F00 #0072B2 #009E73 #D55E00 #CC79A7 #56B4E9 #8C564B #7F7F00 #6A3D9A #B15928 #E31A1C #1B7837"
+# Order = legend order.  linear is the no-reuse baseline: black.  Every
+# registered planner has a colour of its own, at least 55 apart (RGB
+# distance) from every other one in this list and in extra_colors, so that
+# no two planners of a figure share a colour (plots/plots-selftest.sh
+# checks both lists).
+planner_names  = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact offline executorch_greedy ggml_gallocr gpu_greedy_in_order ort_mem_pattern ort_sequential"
+planner_colors = "#000000 #999999 #E69F00 #0072B2 #009E73 #D55E00 #CC79A7 #56B4E9 #8C564B #7F7F00 #6A3D9A #FB9A99 #E31A1C #1B7837 #00CED1 #000080 #8080FF #FF1493 #9ACD32"
 # cairo point types: 4/5 square, 6/7 circle, 8/9 triangle, 10/11 inverted
 # triangle, 12/13 diamond, 14/15 pentagon, 1 plus, 2 cross, 3 star
-planner_points = "1 2 7 5 9 13 11 15 6 4 8 10 3 12"
-planner_dashes = "1 2 1 1 1 1 1 1 4 4 4 5 1 5"
+planner_points = "1 2 7 5 9 13 11 15 6 4 8 10 3 12 14 4 6 8 10"
+planner_dashes = "1 2 1 1 1 1 1 1 4 4 4 5 1 5 2 4 5 2 4"
 
-# Fallback palette for names not listed above.
-extra_colors = "#1F77B4 #FF7F0E #2CA02C #D62728 #9467BD #8C564B #E377C2 #17BECF #BCBD22 #7F7F7F #393B79 #637939"
+# Planners not listed above: plots/plots.sh names those of the run, sorted,
+# in $datadir/palette.gp (extra_names), and each takes the next colour of
+# extra_colors, so that they differ from each other in every figure of the
+# run; a name it did not list gets a colour from a hash of its name.
+extra_colors = "#FFD700 #800000 #00FF7F #4B0082 #40E0D0 #BA55D3 #556B2F #FF6347 #4682B4 #8B008B #20B2AA #C71585 #F4A460 #BDB76B #CD853F"
 extra_points = "4 6 8 10 12 14 5 7 9 11 13 15"
+if (!exists("extra_names")) extra_names = ""
+if (exists("datadir")) { _pf = datadir . "/palette.gp"; if (system("test -r '" . _pf . "' && echo y") eq "y") { load _pf } }
 
 # Index of word w in the space-separated list l (0 if absent).
 _widx(l, w, i) = i > words(l) ? 0 : (word(l, i) eq w ? i : _widx(l, w, i + 1))
 planner_index(p) = _widx(planner_names, p, 1)
+extra_index(p) = _widx(extra_names, p, 1)
 
 # Deterministic string hash (position-weighted character codes).
 _hchars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+"
 _hash(s, i, h) = i > strlen(s) ? h : \
 	_hash(s, i + 1, (h * 31 + strstrt(_hchars, s[i:i]) + 1) % 1000003)
 name_hash(s) = _hash(s, 1, 7)
+_extra_slot(p) = extra_index(p) > 0 ? extra_index(p) - 1 : name_hash(p)
 
 pcolor(p) = planner_index(p) > 0 ? word(planner_colors, planner_index(p)) : \
-	word(extra_colors, 1 + name_hash(p) % words(extra_colors))
+	word(extra_colors, 1 + _extra_slot(p) % words(extra_colors))
 ppt(p) = planner_index(p) > 0 ? int(word(planner_points, planner_index(p))) : \
-	int(word(extra_points, 1 + (name_hash(p) / 13) % words(extra_points)))
+	int(word(extra_points, 1 + (extra_index(p) > 0 ? extra_index(p) - 1 : name_hash(p) / 13) % words(extra_points)))
 pdt(p) = planner_index(p) > 0 ? int(word(planner_dashes, planner_index(p))) : \
 	3 + (name_hash(p) / 7) % 3
 

@@ -31,7 +31,9 @@ if (ymin > ymax) { ymin = 1e-4; ymax = 1 }
 # The floor: one decade under the smallest positive value.
 yfloor = 10 ** (floor(log10(ymin)) - 1)
 ypos(v) = v > yfloor ? v : yfloor
-fmt_pct(e) = e >= 0 ? sprintf("%.0f", 10.0 ** e) : (e == -1 ? "0.1" : sprintf("10^{%d}", e))
+# Tick labels carry the unit, so that 0.1 reads as 0.1 %, not a fraction.
+# (a tic label is a format: "%%" prints one "%")
+fmt_pct(e) = e >= 0 ? sprintf("%.0f %%%%", 10.0 ** e) : (e == -1 ? "0.1 %%" : (e == -2 ? "0.01 %%" : sprintf("10^{%d} %%%%", e)))
 
 set logscale x 2
 set xrange [0.8 : 320]
@@ -46,9 +48,9 @@ set format y ""
 set grid xtics ytics
 set key off
 
-set label 998 sprintf("What alignment costs: padding as a share of the peak at align 1, family %s (%d graphs), from %s", \
-	sweep_family, sweep_graphs, sweep_src) at screen 0.5, screen 0.965 center noenhanced font (is_pdf ? ",10" : ",13")
-eval set_caption("")
+set label 998 sprintf("What alignment costs: padding / peak at align 1, %s", \
+	sweep_family eq "all" ? sprintf("all %d graphs", sweep_graphs) : sprintf("family %s (%d graphs)", sweep_family, sweep_graphs)) at screen 0.5, screen 0.965 center noenhanced font (is_pdf ? ",10" : ",13")
+eval set_caption(sprintf("aligns from %s", sweep_src))
 if (words(sweep_aligns) < 3) {
 	set label 1 sprintf("only aligns %s in the data (run make sweep for 1..256)", sweep_aligns) \
 		at screen 0.5, screen 0.925 center font f_small noenhanced
@@ -61,7 +63,7 @@ set bmargin 3.5
 set size 0.5, top - keyh
 set origin 0, keyh
 set title sprintf("all %d graphs together (padding summed / peaks summed)", sweep_graphs) noenhanced font f_key
-set ylabel "padding / peak at align 1 (%, log scale)"
+set ylabel "padding / peak at align 1 (log scale)"
 plot for [j = 1 : np] f(word(sweep_planners, j)) using "align":(ypos(share(0))) \
 	with linespoints lw 2 pt ppt(word(sweep_planners, j)) ps 1 * ps_scale \
 	lc rgb pcolor(word(sweep_planners, j)) dt pdt(word(sweep_planners, j)) notitle

@@ -29,7 +29,8 @@ pkgs_for() {
 	# models and the independent size check (Debian's python3-onnx)
 	onnx)  echo "libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata" ;;
 	plots) echo "gnuplot-nox" ;;
-	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern" ;;
+	# (poppler-utils: pdftotext, with which the own-corpus test reads the built paper)
+	paper) echo "gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-latex-extra lmodern poppler-utils" ;;
 	cli)   echo "hyperfine" ;;
 	fuzz)  echo "clang libclang-rt-dev" ;;
 	fresh) echo "mmdebstrap debian-archive-keyring git" ;;

@@ -32,7 +32,7 @@ skips=$logs/.skips
 : >"$skips"
 {
 	echo "# make test, $tier tier: revision $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); ../shared $([ -d ../shared ] && echo present || echo absent)"
+	echo "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); load $(cut -d' ' -f1 /proc/loadavg) at the start; ../shared $([ -d ../shared ] && echo present || echo absent)"
 	printf 'step\tseconds\tresult\n'
 } >"$times.tmp"
 passed=0 failed=0 skipped=0 failed_steps=""

@@ -240,6 +240,34 @@ Test(execution, problem_mode_checks_csv_intervals)
 	ab_problem_free(&p);
 }
 
+Test(execution, catches_a_stomp_on_the_last_byte_of_a_tail)
+{
+	/* a: 13 bytes (one word and a 5-byte tail), live [0,3); b: 3 bytes,
+	 * live at step 1, at 12: only a's last byte (12) is shared, so only
+	 * the tail's compare can see it. */
+	const char *csv = "id,lower,upper,size\na,0,3,13\nb,1,2,3\n";
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_error err;
+	struct ab_check_result r;
+
+	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	plan.offset[0] = 0;
+	plan.offset[1] = 12;
+	ab_plan_finish_single(&plan, &p);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, NULL, &r),
+		     AB_PLAN_STOMP);
+	cr_expect_eq(r.a, 0);
+	cr_expect_eq(r.b, 1);
+	plan.offset[1] = 13;
+	ab_plan_finish_single(&plan, &p);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, NULL, NULL),
+		     AB_PLAN_VALID);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 /* ------------------------------------------------------- fixed offsets */
 
 /*

@@ -135,6 +135,20 @@ Test(cli, usage_errors_exit_2)
 	free(out);
 	cr_expect_eq(run("bench graphs/starter --benchmark_bogus=1", &out), 2);
 	free(out);
+	/* "did you mean": a swapped pair of letters, a dropped letter */
+	cr_expect_eq(run("explian x.tflite", &out), 2);
+	cr_expect(strstr(out, "unknown command 'explian'; did you mean explain?") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planer linear", &out), 2);
+	cr_expect(strstr(out, "unknown option '--planer'; did you mean --planner? (see arenabench plan --help)") != NULL, "%s", out);
+	free(out);
+	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planner tflite_arna", &out), 2);
+	cr_expect(strstr(out, "unknown planner 'tflite_arna' (did you mean tflite_arena? see arenabench list)") != NULL, "%s", out);
+	free(out);
+	/* nothing near: no suggestion */
+	cr_expect_eq(run("zzzzzzzz", &out), 2);
+	cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
+	free(out);
 	/* scale's two side commands: a missing or zero count, a missing path */
 	cr_expect_eq(run("scale --sort-reference", &out), 2);
 	cr_expect(strstr(out, "usage: arenabench scale --sort-reference N") != NULL, "%s", out);
@@ -148,19 +162,23 @@ Test(cli, usage_errors_exit_2)
 	free(out);
 }
 
-/* The scaling study's yardstick prints one line, sort_reference_ns= and a
- * positive whole number of nanoseconds. */
-Test(cli, sort_reference_prints_one_positive_time)
+/* The scaling study's yardstick prints two lines: sort_reference_ns= (wall)
+ * and sort_reference_cpu_ns= (thread CPU), each a positive whole number of
+ * nanoseconds. */
+Test(cli, sort_reference_prints_two_positive_times)
 {
 	char *out;
-	unsigned long long ns = 0;
+	unsigned long long ns = 0, cpu_ns = 0;
 	char tail = 0;
+	int used = 0;
 
 	cr_assert_eq(run("scale --sort-reference 1000", &out), 0, "%s", out);
-	cr_expect_eq(sscanf(out, "sort_reference_ns=%llu%c", &ns, &tail), 2, "%s", out);
+	cr_expect_eq(sscanf(out, "sort_reference_ns=%llu\nsort_reference_cpu_ns=%llu%c%n",
+			    &ns, &cpu_ns, &tail, &used), 3, "%s", out);
 	cr_expect_eq(tail, '\n', "%s", out);
 	cr_expect_gt(ns, 0);
-	cr_expect_eq(strchr(out, '\n')[1], '\0', "one line: %s", out);
+	cr_expect_gt(cpu_ns, 0);
+	cr_expect_eq(out[used], '\0', "two lines: %s", out);
 	free(out);
 }
 
@@ -381,6 +399,14 @@ Test(cli, help_equals_values_and_inapplicable_options)
 		  strstr(out, "defaults: --align 1, --lifetimes default") && strstr(out, "example:"), "%s", out);
 	cr_expect(strstr(out, "--no-timing") == NULL, "bench's option is not in plan's help: %s", out);
 	free(out);
+	/* compare takes no --align: its defaults name its own options */
+	cr_expect_eq(run("compare --help", &out), 0);
+	cr_expect(strstr(out, "defaults: --match graph,planner,align,options (with --against: graph,align,options), --top 10\n") &&
+		  !strstr(out, "--align"), "%s", out);
+	free(out);
+	cr_expect_eq(run("--version", &out), 0);
+	cr_expect(!strncmp(out, "arenabench ", 11) && strstr(out, "\ncompiler: ") && strstr(out, "\nbuild flags: CC="), "%s", out);
+	free(out);
 	/* chain_24k: lower bound 24576 bytes (docs/semantics.md's worked example) */
 	cr_expect_eq(run("plan graphs/starter/chain_24k.graph --planner=size_first_fit --align=16", &out), 0, "%s", out);
 	cr_expect(strstr(out, "planner:      size_first_fit (align 16;") != NULL, "%s", out);
@@ -458,4 +484,42 @@ Test(cli, family_option_names_the_family_of_every_input)
 	cr_expect(strstr(out, "--family: 'a,b' is not a family name"), "%s", out);
 	free(out);
 	cr_expect_neq(access(path, F_OK), 0, "a refused --family wrote %s", path);
+}
+
+/*
+ * `summary RUN.csv` prints bench's closing summary from a CSV.  By hand:
+ * p: g1 200/100 = 2, g2 800/100 = 8 (geometric mean 4, worst 8 on g2),
+ * g3 invalid: 0 of 3 rows at the bound, 1 invalid; q: g1 100/100 = 1, at
+ * the bound.  Planners in order of first appearance.
+ */
+Test(cli, summary_of_a_csv_by_hand_and_equal_to_bench)
+{
+	char args[1024], *out, *bench_err, *sum;
+	const char *line;
+
+	write_file("run.csv", "schema_version,graph,family,planner,align,options,valid,peak_bytes,lower_bound_bytes\n"
+		       "3,g1,f,p,1,o,yes,200,100\n3,g1,f,q,1,o,yes,100,100\n3,g2,f,p,16,o,yes,800,100\n"
+		       "3,g3,f,p,1,o,no,,100\n");
+	snprintf(args, sizeof(args), "summary %s/run.csv", dir);
+	cr_assert_eq(run(args, &out), 0, "%s", out);
+	cr_expect(strstr(out, "summary (4 rows; x_bound = peak / lower bound, geometric mean over valid rows):\n"
+			      "  planner                 x_bound  at_bound  invalid  worst (x_bound, graph, align)\n"
+			      "  p                        4.0000    0/3           1  8.0000 g2 align 16\n"
+			      "  q                        1.0000    1/1           0  1.0000 g1 align 1\n"), "%s", out);
+	free(out);
+	/* no lower_bound_bytes: not a bench CSV */
+	write_file("nolb.csv", "schema_version,graph,family,planner,align,options,valid,peak_bytes\n3,g,f,p,1,o,yes,1\n");
+	snprintf(args, sizeof(args), "summary %s/nolb.csv", dir);
+	cr_expect_eq(run(args, &out), 2);
+	cr_expect(strstr(out, "nolb.csv:1: no column 'lower_bound_bytes'") != NULL, "%s", out);
+	free(out);
+	/* bench's own closing summary is the summary of the CSV it wrote */
+	snprintf(args, sizeof(args), "bench graphs/starter --no-timing --out %s/b.csv", dir);
+	cr_assert_eq(run(args, &bench_err), 0, "%s", bench_err);
+	snprintf(args, sizeof(args), "summary %s/b.csv", dir);
+	cr_assert_eq(run(args, &sum), 0, "%s", sum);
+	line = strstr(bench_err, "summary (");
+	cr_expect(line && !strncmp(line, sum, strlen(sum)), "bench:\n%s\nsummary:\n%s", bench_err, sum);
+	free(bench_err);
+	free(sum);
 }

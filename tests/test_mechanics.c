@@ -24,6 +24,7 @@
 
 #include "core/arenabench.h"
 #include "lib/first_fit_index.h"
+#include "lib/ordset.h"
 #include "lib/piecewise.h"
 #include "oracle.h"
 #include "lib/placement.h"
@@ -1076,4 +1077,94 @@ Test(mechanics, live_profile_matches_a_scan_both_ways)
 		ab_live_profile_free(&lp);
 		ab_problem_free(&p);
 	}
+}
+
+/* The ordered set (lib/ordset.h) against a sorted array: 20,000 random
+ * inserts and erases over a small key range (so erases hit and miss, and
+ * keys share their first half), every query checked after each step, and
+ * three members placed by hand. */
+static int key_cmp_test(const struct ab_ordset_key *x,
+			const struct ab_ordset_key *y)
+{
+	return x->a != y->a ? (x->a < y->a ? -1 : 1)
+			    : x->b != y->b ? (x->b < y->b ? -1 : 1) : 0;
+}
+
+Test(mechanics, ordset_matches_sorted_array)
+{
+	struct ab_ordset s;
+	struct ab_ordset_key arr[64], k, got;
+	uint32_t val[64], v;
+	size_t m = 0;
+	uint64_t rng = 7;
+
+	ab_ordset_init(&s);
+	cr_assert_not(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 0, 0 },
+					    &got, &v));
+	for (int step = 0; step < 20000; step++) {
+		size_t at = 0;
+
+		rng = ab_mix64(rng);
+		k = (struct ab_ordset_key){ rng % 8, (rng >> 8) % 8 };
+		while (at < m && key_cmp_test(&arr[at], &k) < 0)
+			at++;
+		if (at < m && !key_cmp_test(&arr[at], &k)) {
+			cr_assert(ab_ordset_erase(&s, k));
+			memmove(arr + at, arr + at + 1, (m - at - 1) * sizeof(*arr));
+			memmove(val + at, val + at + 1, (m - at - 1) * sizeof(*val));
+			m--;
+		} else if ((rng >> 20) % 4) {
+			cr_assert_eq(ab_ordset_insert(&s, k, (uint32_t)step), 0);
+			memmove(arr + at + 1, arr + at, (m - at) * sizeof(*arr));
+			memmove(val + at + 1, val + at, (m - at) * sizeof(*val));
+			arr[at] = k;
+			val[at] = (uint32_t)step;
+			m++;
+		} else {
+			cr_assert_not(ab_ordset_erase(&s, k));
+		}
+		cr_assert_eq(s.count, m);
+		rng = ab_mix64(rng);
+		k = (struct ab_ordset_key){ rng % 9, (rng >> 8) % 9 };
+		at = 0;
+		while (at < m && key_cmp_test(&arr[at], &k) < 0)
+			at++;
+		cr_assert_eq(ab_ordset_lower_bound(&s, k, &got, &v), at < m);
+		if (at < m)
+			cr_assert(!key_cmp_test(&got, &arr[at]) && v == val[at]);
+		size_t after = at < m && !key_cmp_test(&arr[at], &k) ? at + 1 : at;
+
+		cr_assert_eq(ab_ordset_successor(&s, k, &got, &v), after < m);
+		if (after < m)
+			cr_assert(!key_cmp_test(&got, &arr[after]) && v == val[after]);
+		cr_assert_eq(ab_ordset_predecessor(&s, k, &got, &v), at > 0);
+		if (at > 0)
+			cr_assert(!key_cmp_test(&got, &arr[at - 1]) &&
+				  v == val[at - 1]);
+		cr_assert_eq(ab_ordset_max(&s, &got, &v), m > 0);
+		if (m)
+			cr_assert(!key_cmp_test(&got, &arr[m - 1]));
+	}
+	ab_ordset_free(&s);
+	/* by hand: (5, 1), (5, 9), (7, 0) */
+	cr_assert_eq(ab_ordset_insert(&s, (struct ab_ordset_key){ 5, 9 }, 2), 0);
+	cr_assert_eq(ab_ordset_insert(&s, (struct ab_ordset_key){ 7, 0 }, 3), 0);
+	cr_assert_eq(ab_ordset_insert(&s, (struct ab_ordset_key){ 5, 1 }, 1), 0);
+	cr_assert(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 5, 2 }, &got, &v));
+	cr_assert(got.a == 5 && got.b == 9 && v == 2);
+	cr_assert(ab_ordset_successor(&s, (struct ab_ordset_key){ 5, 9 }, &got, &v));
+	cr_assert(got.a == 7 && got.b == 0 && v == 3);
+	cr_assert(ab_ordset_predecessor(&s, (struct ab_ordset_key){ 5, 9 }, &got, &v));
+	cr_assert(got.a == 5 && got.b == 1 && v == 1);
+	cr_assert_not(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 7, 1 }, &got, &v));
+	/* (5, 9) becomes (6, 4), still between (5, 1) and (7, 0) */
+	cr_assert(ab_ordset_rekey(&s, (struct ab_ordset_key){ 5, 9 },
+				  (struct ab_ordset_key){ 6, 4 }));
+	cr_assert_not(ab_ordset_rekey(&s, (struct ab_ordset_key){ 5, 9 },
+				      (struct ab_ordset_key){ 6, 5 }));
+	cr_assert(ab_ordset_lower_bound(&s, (struct ab_ordset_key){ 5, 2 }, &got, &v));
+	cr_assert(got.a == 6 && got.b == 4 && v == 2);
+	cr_assert(ab_ordset_predecessor(&s, (struct ab_ordset_key){ 7, 0 }, &got, &v));
+	cr_assert(got.a == 6 && got.b == 4 && v == 2);
+	ab_ordset_free(&s);
 }

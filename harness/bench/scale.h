@@ -45,8 +45,11 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
  * multiple of it, since absolute times drift on a shared machine): the
  * best of `rounds` wall times of ab_sort_key_index on n keys drawn
  * uniformly below 2^32 (splitmix64 from seed 1, the same keys every
- * round, copied in before each timed sort).  0 or -ENOMEM. */
-int ab_scale_sort_reference(size_t n, int rounds, double *best_ns);
+ * round, copied in before each timed sort).  *best_cpu_ns (when not NULL):
+ * the best of the same rounds' thread CPU times, the figure to divide a
+ * first plan's CPU time by on a loaded machine.  0 or -ENOMEM. */
+int ab_scale_sort_reference(size_t n, int rounds, double *best_ns,
+			    double *best_cpu_ns);
 
 /* The CSV row (with header, the header line first).  0 or -EIO. */
 int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header);

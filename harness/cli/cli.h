@@ -28,7 +28,7 @@ enum cli_cmd {
 	CMD_LIST = 1 << 0, CMD_BENCH = 1 << 1, CMD_PLAN = 1 << 2,
 	CMD_STATS = 1 << 3, CMD_EXPLAIN = 1 << 4, CMD_SUITE = 1 << 5,
 	CMD_SCALE = 1 << 6, CMD_EXPORT = 1 << 7, CMD_COMPARE = 1 << 8,
-	CMD_MERGE = 1 << 9,
+	CMD_MERGE = 1 << 9, CMD_SUMMARY = 1 << 10,
 };
 
 struct args {
@@ -48,6 +48,8 @@ struct args {
 	uint64_t plot_min_bytes;      /* explain --plot-min-bytes */
 	int32_t plot_from, plot_to;
 	const char *against, *ratios; /* compare */
+	const char *match;            /* compare --match */
+	uint64_t top;                 /* compare --top (0 = all) */
 	bool timing, quiet, json, header;
 	bool strict;            /* bench: an input that cannot be planned is an error */
 	bool allow_empty;       /* bench: every input skipped still writes */
@@ -75,14 +77,19 @@ int cli_tier_parse(const char *spec, struct ab_tier *out, struct ab_error *err);
 int cli_tier_add(struct ab_tier *tiers, int *n_tiers, const char *spec,
 		 struct ab_error *err);
 
-/* The command named s (0 if none). */
+/* The command named s (0 if none); the message for an unknown one, with
+ * the closest command ("did you mean"). */
 enum cli_cmd cli_command(const char *s);
+void cli_unknown_command(const char *s);
 
 /* argv[0] is the command's name.  Fills a (the command's defaults, then
  * the options); 0, 1 when --help was printed, or -EINVAL (message
  * printed). */
 int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a);
 void cli_args_free(struct args *a);
+
+/* arenabench --version: revision, compiler, build flags (version.c). */
+void cli_version(FILE *f);
 
 /* The usage of every command (arenabench --help) or of one. */
 void cli_usage(FILE *f);
@@ -180,5 +187,6 @@ int cmd_suite(struct args *a);
 int cmd_scale(struct args *a, int argc, char **argv);
 int cmd_export(struct args *a);
 int cmd_compare(struct args *a);
+int cmd_summary(struct args *a);
 
 #endif

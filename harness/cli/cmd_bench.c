@@ -18,6 +18,7 @@
 #include "core/sha256.h"
 #include "core/textio.h"
 #include "import/expand.h"
+#include "report/summary.h"
 
 struct progress {
 	bool quiet;
@@ -68,54 +69,22 @@ static int input_options(void *user, const char *path, struct ab_load_options *l
 	return cli_input_options(pr->a, path, lo, aligns, n_aligns, NULL, NULL, err);
 }
 
-/*
- * The closing summary on stderr, per planner over every row (all inputs
- * and alignments): geometric mean of peak / lower bound over the valid
- * rows with a non-zero bound, rows at the bound (peak equal to the raw
- * lower bound), the worst row, and the invalid count.
- */
-static void print_summary(const struct ab_rows *rows,
-			  const struct ab_planner *const *planners, size_t n_planners)
+/* The closing summary on stderr (report/summary.h, the text that
+ * `arenabench summary` prints from the CSV). */
+static void print_summary(const struct ab_rows *rows)
 {
-	fprintf(stderr, "summary (%zu rows; x_bound = peak / lower bound, geometric mean over valid rows):\n",
-		rows->n);
-	fprintf(stderr, "  %-22s %8s %9s %8s  %s\n", "planner", "x_bound", "at_bound",
-		"invalid", "worst (x_bound, graph, align)");
-	for (size_t k = 0; k < n_planners; k++) {
-		double log_sum = 0, worst = 0;
-		size_t n = 0, at = 0, invalid = 0, rows_of = 0;
-		const struct ab_row *w = NULL;
+	struct ab_summary_row *v = malloc((rows->n + 1) * sizeof(*v));
 
-		for (size_t i = 0; i < rows->n; i++) {
-			const struct ab_row *r = &rows->row[i];
-			double x;
+	if (!v)
+		return;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct ab_row *r = &rows->row[i];
 
-			if (r->planner != planners[k])
-				continue;
-			rows_of++;
-			if (!r->check.valid) {
-				invalid++;
-				continue;
-			}
-			if (!r->lower_bound_bytes)
-				continue;
-			x = (double)r->check.peak_bytes / (double)r->lower_bound_bytes;
-			log_sum += log(x);
-			n++;
-			at += r->check.peak_bytes == r->lower_bound_bytes;
-			if (!w || x > worst) {
-				worst = x;
-				w = r;
-			}
-		}
-		if (!rows_of)
-			continue;
-		fprintf(stderr, "  %-22s %8.4f %4zu/%-4zu %8zu", planners[k]->name,
-			n ? exp(log_sum / (double)n) : 0.0, at, rows_of, invalid);
-		if (w)
-			fprintf(stderr, "  %.4f %s align %u", worst, w->graph, w->align);
-		fputc('\n', stderr);
+		v[i] = (struct ab_summary_row){ r->planner->name, r->graph, r->align, r->check.valid,
+						r->check.peak_bytes, r->lower_bound_bytes };
 	}
+	ab_summary_write(stderr, v, rows->n);
+	free(v);
 }
 
 /*
@@ -253,7 +222,7 @@ int cmd_bench(struct args *a, int argc, char **argv)
 		wrote_meta = true;
 	}
 	if (!a->quiet) {
-		print_summary(&rows, planners, n_planners);
+		print_summary(&rows);
 		fprintf(stderr, "arenabench: wrote %zu rows to %s (%zu invalid)\n",
 			rows.n, a->out, rows.invalid);
 	}

@@ -11,6 +11,7 @@ int cmd_compare(struct args *a)
 {
 	struct ab_cmp_table ta = { 0 }, tb = { 0 };
 	struct ab_cmp_result r = { 0 };
+	struct ab_cmp_spec spec = { 0 };
 	struct ab_error err = { { 0 } };
 	bool two = a->planners || a->against;
 	int code = EXIT_USAGE;
@@ -23,10 +24,12 @@ int cmd_compare(struct args *a)
 		fprintf(stderr, "arenabench: compare: --planner takes one planner, got '%s'\n", a->planners);
 		return EXIT_USAGE;
 	}
-	if (ab_cmp_load(a->pos[0], &ta, &err) ||
+	spec.planner = two ? a->planners : NULL;
+	spec.against = two ? a->against : NULL;
+	if ((a->match && ab_cmp_parse_match(a->match, &spec.keys, &err)) ||
+	    ab_cmp_load(a->pos[0], &ta, &err) ||
 	    (!two && ab_cmp_load(a->pos[1], &tb, &err)) ||
-	    ab_cmp_run(&ta, two ? &ta : &tb, two ? a->planners : NULL,
-		       two ? a->against : NULL, &r, &err)) {
+	    ab_cmp_run(&ta, two ? &ta : &tb, &spec, &r, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		goto out;
 	}
@@ -43,7 +46,7 @@ int cmd_compare(struct args *a)
 	if (a->json)
 		ab_cmp_write_json(stdout, &ta, two ? &ta : &tb, &r);
 	else
-		ab_cmp_write_text(stdout, &ta, two ? &ta : &tb, &r, 10);
+		ab_cmp_write_text(stdout, &ta, two ? &ta : &tb, &r, (size_t)a->top);
 	code = 0;
 out:
 	ab_cmp_result_free(&r);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/explain.h"
 #include "report/export.h"
 
 static void print_report(FILE *so, const char *in_path, const char *out_path,
@@ -52,8 +53,10 @@ int cmd_export(struct args *a)
 	if (a->planners) {
 		o.planner = ab_planner_find(a->planners);
 		if (!o.planner) {
-			fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n",
-				a->planners);
+			struct ab_error e = { { 0 } };
+
+			ab_unknown_planner(a->planners, &e);
+			fprintf(stderr, "arenabench: %s\n", e.msg);
 			return EXIT_USAGE;
 		}
 	}

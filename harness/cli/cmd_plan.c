@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "report/explain.h"
 #include "report/plan_files.h"
 
 /* minimalloc's question, answered from this plan and the best proven
@@ -133,7 +134,10 @@ int cmd_plan(struct args *a)
 	if (cli_find_planner(a->planners, &pl))
 		return EXIT_USAGE;
 	if (!pl) {
-		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
+		struct ab_error e = { { 0 } };
+
+		ab_unknown_planner(a->planners, &e);
+		fprintf(stderr, "arenabench: %s\n", e.msg);
 		return EXIT_USAGE;
 	}
 	if (cli_search_options(a, &pl, 1)) /* only exact and local_search read them */

@@ -8,7 +8,8 @@
  * given as WORDS) to PATH, atomically.
  * `arenabench scale --sort-reference N`: the yardstick the scaling study
  * divides by, ab_scale_sort_reference's best time of a radix sort of N
- * keys, as `sort_reference_ns=T` on stdout.
+ * keys, as `sort_reference_ns=T` on stdout, then the best thread CPU time
+ * of the same sorts as `sort_reference_cpu_ns=C`.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/explain.h"
 #include "cli/timing.h"
 #include "bench/scale.h"
 #include "core/textio.h"
@@ -24,7 +26,7 @@ static int sort_reference(int argc, char **argv)
 {
 	char *end;
 	unsigned long long n;
-	double ns;
+	double ns, cpu_ns;
 	int rc;
 
 	n = argc == 4 ? strtoull(argv[3], &end, 10) : 0;
@@ -32,12 +34,12 @@ static int sort_reference(int argc, char **argv)
 		fprintf(stderr, "usage: arenabench scale --sort-reference N (keys, 1 to 4294967295)\n");
 		return EXIT_USAGE;
 	}
-	rc = ab_scale_sort_reference((size_t)n, 7, &ns);
+	rc = ab_scale_sort_reference((size_t)n, 7, &ns, &cpu_ns);
 	if (rc) {
 		fprintf(stderr, "arenabench: sort reference of %llu keys: %s\n", n, strerror(-rc));
 		return EXIT_USAGE;
 	}
-	printf("sort_reference_ns=%.0f\n", ns);
+	printf("sort_reference_ns=%.0f\nsort_reference_cpu_ns=%.0f\n", ns, cpu_ns);
 	return fflush(stdout) ? EXIT_USAGE : 0;
 }
 
@@ -84,7 +86,10 @@ int cmd_scale(struct args *a, int argc, char **argv)
 	}
 	pl = ab_planner_find(a->planners);
 	if (!pl) {
-		fprintf(stderr, "arenabench: unknown planner '%s' (see arenabench list)\n", a->planners);
+		struct ab_error e = { { 0 } };
+
+		ab_unknown_planner(a->planners, &e);
+		fprintf(stderr, "arenabench: %s\n", e.msg);
 		return EXIT_USAGE;
 	}
 	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,

@@ -160,10 +160,13 @@ int main(int argc, char **argv)
 		cli_usage(stdout);
 		return cli_finish_stdout(0);
 	}
+	if (!strcmp(argv[1], "--version")) {
+		cli_version(stdout);
+		return cli_finish_stdout(0);
+	}
 	cmd = cli_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "arenabench: unknown command '%s' (expected list, bench, plan, stats, explain, suite, scale, export, compare or merge)\n",
-			argv[1]);
+		cli_unknown_command(argv[1]);
 		return EXIT_USAGE;
 	}
 	if (cmd == CMD_MERGE) {
@@ -199,6 +202,7 @@ int main(int argc, char **argv)
 	case CMD_SCALE: code = cmd_scale(&a, argc, argv); break;
 	case CMD_EXPORT: code = cmd_export(&a); break;
 	case CMD_COMPARE: code = cmd_compare(&a); break;
+	case CMD_SUMMARY: code = cmd_summary(&a); break;
 	default: code = EXIT_USAGE; break;
 	}
 	cli_args_free(&a);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/strmap.h"
 #include "import/expand.h"
 #include "report/explain.h"
 #include "report/export.h"
@@ -26,13 +27,13 @@ enum {
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY, O_TIMINGS,
-	O_DIMS_FILE, O_ALLOW_EMPTY,
+	O_DIMS_FILE, O_ALLOW_EMPTY, O_MATCH, O_TOP,
 };
 
 #define LOAD (CMD_BENCH | CMD_PLAN | CMD_STATS | CMD_EXPLAIN)
 #define TFLITE (LOAD | CMD_EXPORT)
 #define PLANS (CMD_BENCH | CMD_PLAN | CMD_EXPLAIN | CMD_SUITE | CMD_EXPORT)
-#define ALL 0x1ff
+#define ALL 0x7ff
 
 struct option_doc {
 	struct option opt;
@@ -106,6 +107,10 @@ static const struct option_doc table[] = {
 	  "list every buffer with offset, size, lifetime and timeline character (default up to 64 buffers)" },
 	{ { "against", required_argument, NULL, O_AGAINST }, CMD_COMPARE, "Q",
 	  "compare: with --planner P, P against Q inside one CSV" },
+	{ { "match", required_argument, NULL, O_MATCH }, CMD_COMPARE, "KEYS",
+	  "compare: the columns that pair rows, graph plus any of planner, align, options" },
+	{ { "top", required_argument, NULL, O_TOP }, CMD_COMPARE, "N",
+	  "compare: list the N largest changes and unpaired rows (default 10; 0 = all)" },
 	{ { "ratios", required_argument, NULL, O_RATIOS }, CMD_COMPARE, "FILE",
 	  "compare: the per-pair ratios, sorted, for plots/compare.gp" },
 	{ { "json", no_argument, NULL, O_JSON }, CMD_EXPLAIN | CMD_COMPARE, NULL,
@@ -168,6 +173,9 @@ static const struct command_doc commands[] = {
 	  "bench CSVs (each with its .meta naming its csv_sha256) into one CSV and .meta, checked and\n"
 	  "replaced as a pair (the campaign's merge; docs/io.md); --meta-from gives the .meta's lines",
 	  "arenabench merge --out results/results.csv build/campaigns/x/shards/*.csv" },
+	{ CMD_SUMMARY, "summary", "summary RUN.csv",
+	  "the per-planner summary that closes bench, from a results CSV (a campaign's merged run)",
+	  "arenabench summary results/results.csv" },
 	{ CMD_EXPORT, "export", "export MODEL.tflite --out OUT.tflite",
 	  "a copy of a .tflite carrying a checked plan as TFLite Micro's OfflineMemoryAllocation\n"
 	  "metadata; the plan always follows TFLite Micro's rules (lifetimes tflm, sizes rounded to 16)",
@@ -189,6 +197,22 @@ enum cli_cmd cli_command(const char *s)
 		if (!strcmp(commands[i].name, s))
 			return commands[i].cmd;
 	return 0;
+}
+
+void cli_unknown_command(const char *s)
+{
+	const char *names[N_COMMANDS], *near;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	near = ab_closest_name(s, names, N_COMMANDS);
+	fprintf(stderr, "arenabench: unknown command '%s'", s);
+	if (near)
+		fprintf(stderr, "; did you mean %s?", near);
+	fputs(" (expected", stderr);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(stderr, "%s%s", i ? ", " : " ", names[i]);
+	fputs("; arenabench --help)\n", stderr);
 }
 
 /* ------------------------------------------------------------ defaults */
@@ -327,23 +351,36 @@ int cli_input_options(const struct args *a, const char *path,
 	return 0;
 }
 
+/* The defaults of the options cmd takes (true to the option table:
+ * --align only where it applies). */
 static void defaults_text(enum cli_cmd cmd, char *buf, size_t len)
 {
 	struct conventions c = conventions_of(cmd, NULL);
+	bool align = cmd & (PLANS | CMD_SCALE);
 	size_t k = 0;
 
-	k += (size_t)snprintf(buf + k, len - k, "--align ");
-	for (size_t i = 0; i < c.n_aligns && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "," : "", c.aligns[i]);
+	buf[0] = 0;
+	if (cmd == CMD_SUMMARY)
+		return;
+	if (cmd == CMD_COMPARE) {
+		snprintf(buf, len, "--match graph,planner,align,options (with --against: graph,align,options), --top 10");
+		return;
+	}
+	if (align) {
+		k += (size_t)snprintf(buf + k, len - k, "--align ");
+		for (size_t i = 0; i < c.n_aligns && k < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "," : "", c.aligns[i]);
+	}
 	if (cmd & LOAD && k < len)
-		snprintf(buf + k, len - k, ", --lifetimes %s%s",
+		snprintf(buf + k, len - k, "%s--lifetimes %s%s", align ? ", " : "",
 			 ab_lifetime_rule_name(c.lifetimes),
 			 cmd == CMD_EXPLAIN ? " (--runtime tflite: align 64, lifetimes tflite)"
-					    : cmd == CMD_SUITE ? ""
-					    : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
+			 : !align ? "; a .tflite: --lifetimes tflite (TFLite's conventions)"
+			 : "; a .tflite: --align 64, --lifetimes tflite (TFLite's conventions)");
 	if (cmd & LOAD && cmd != CMD_SUITE)
-		snprintf(buf + strlen(buf), len - strlen(buf),
-			 "; a .tflite with an offline plan: TFLite Micro's (--align 16, --lifetimes tflm, --round 16); a .onnx: --align 64, --lifetimes default (ONNX Runtime's)");
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s", align
+			 ? "; a .tflite with an offline plan: TFLite Micro's (--align 16, --lifetimes tflm, --round 16); a .onnx: --align 64, --lifetimes default (ONNX Runtime's)"
+			 : "; a .tflite with an offline plan: TFLite Micro's (--lifetimes tflm, --round 16); a .onnx: --lifetimes default (ONNX Runtime's)");
 }
 
 /* ---------------------------------------------------------------- help */
@@ -359,7 +396,8 @@ void cli_usage(FILE *f)
 			commands[i].about);
 	}
 	fputs("\nINPUT is a .graph, .csv (minimalloc), .tflite or .onnx file, or a directory of them.\n"
-	      "Options take their value as --opt=value or --opt value.\n", f);
+	      "Options take their value as --opt=value or --opt value.\n"
+	      "arenabench --version: the revision, compiler and build flags of this binary.\n", f);
 }
 
 void cli_command_help(FILE *f, enum cli_cmd cmd)
@@ -377,10 +415,9 @@ void cli_command_help(FILE *f, enum cli_cmd cmd)
 			 table[i].value ? " " : "", table[i].value ? table[i].value : "");
 		fprintf(f, "  %-30s %s\n", left, table[i].help);
 	}
-	if (cmd != CMD_LIST) {
-		defaults_text(cmd, defaults, sizeof(defaults));
+	defaults_text(cmd, defaults, sizeof(defaults));
+	if (defaults[0])
 		fprintf(f, "\ndefaults: %s\n", defaults);
-	}
 	fprintf(f, "\nexample:\n  %s\n", c->example);
 }
 
@@ -653,6 +690,11 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_RATIOS:
 		a->ratios = v;
 		return 0;
+	case O_MATCH:
+		a->match = v;
+		return 0;
+	case O_TOP:
+		return parse_u64_arg(o, v, &a->top);
 	case O_COST:
 		if (strcmp(v, "fast") && strcmp(v, "budgeted") && strcmp(v, "all")) {
 			fprintf(stderr, "arenabench: --cost expects fast, budgeted or all, got '%s'\n", v);
@@ -711,6 +753,28 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	return -EINVAL;
 }
 
+/* "unknown option '--planer'; did you mean --planner?": the closest
+ * option of this command, else of any command. */
+static void unknown_option(const char *o, enum cli_cmd cmd, const char *name)
+{
+	const char *names[N_OPTIONS], *near = NULL;
+	char word[64];
+	size_t n = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(o + strspn(o, "-"), "="), o + strspn(o, "-"));
+	for (int pass = 0; pass < 2 && !near; pass++) {
+		n = 0;
+		for (size_t i = 0; i < N_OPTIONS; i++)
+			if (pass || table[i].applies & cmd)
+				names[n++] = table[i].opt.name;
+		near = ab_closest_name(word, names, n);
+	}
+	fprintf(stderr, "arenabench: unknown option '%s'", o);
+	if (near)
+		fprintf(stderr, "; did you mean --%s?", near);
+	fprintf(stderr, " (see arenabench %s --help)\n", name);
+}
+
 int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 {
 	struct option longopts[N_OPTIONS + 1];
@@ -727,6 +791,7 @@ int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 	a->out = "results/results.csv";
 	a->timing = true;
 	a->budget_seconds = 60;
+	a->top = 10;
 	a->pos = calloc((size_t)argc + 1, sizeof(*a->pos));
 	if (!a->pos)
 		return -ENOMEM;
@@ -744,8 +809,7 @@ int cli_parse(enum cli_cmd cmd, int argc, char **argv, struct args *a)
 			return -EINVAL;
 		}
 		if (c == '?') {
-			fprintf(stderr, "arenabench: unknown option '%s' (see arenabench %s --help)\n",
-				o, name);
+			unknown_option(o, cmd, name);
 			return -EINVAL;
 		}
 		if (!(table[index].applies & cmd)) {

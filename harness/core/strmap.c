@@ -1,4 +1,6 @@
-/* String -> index hash map: FNV-1a, linear probing, grows at 1/2 load. */
+/* String -> index hash map: FNV-1a, linear probing, grows at 1/2 load;
+ * and the closest name for a "did you mean". */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +100,51 @@ int ab_strmap_put(struct ab_strmap *m, const char *key, int64_t val)
 	m->vals[i] = val;
 	m->count++;
 	return 0;
+}
+
+/* Damerau-Levenshtein (optimal string alignment) distance, case ignored;
+ * names are short, so three rows on the stack, capped at 63 characters. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), row[3][64];
+
+	if (na > 63 || nb > 63)
+		return (size_t)-1;
+	for (size_t j = 0; j <= nb; j++)
+		row[0][j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t *cur = row[i % 3], *prev = row[(i - 1) % 3], *prev2 = row[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t d = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+		}
+	}
+	return row[na % 3][nb];
+}
+
+const char *ab_closest_name(const char *s, const char *const *names, size_t n)
+{
+	size_t best = (size_t)-1, limit = strlen(s) / 3 > 2 ? strlen(s) / 3 : 2;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(s, names[i]);
+
+		if (d < best) {
+			best = d;
+			pick = names[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
 }

@@ -19,4 +19,10 @@ int64_t ab_strmap_get(const struct ab_strmap *m, const char *key);
 /* Returns 0, -EEXIST if the key is present (value unchanged), -ENOMEM. */
 int ab_strmap_put(struct ab_strmap *m, const char *key, int64_t val);
 
+/* The name of names[0..n) closest to s by edit distance (insertions,
+ * deletions, substitutions and swaps of two neighbours, case ignored), or
+ * NULL when none is within max(2, strlen(s) / 3) edits: a "did you mean"
+ * for a mistyped command, option or planner. */
+const char *ab_closest_name(const char *s, const char *const *names, size_t n);
+
 #endif

@@ -1,8 +1,11 @@
 /*
  * Two bench runs compared (`arenabench compare A.csv B.csv`), or two
  * planners inside one run (`--planner P --against Q`): rows are matched by
- * (graph, planner, align, options) -- or (graph, align, options) for two
- * planners -- and their peak_bytes compared.  B is the new side: a ratio
+ * a key of graph and any of planner, align and options (default all of
+ * them; planner is never part of the key for two planners) and their
+ * peak_bytes compared.  A column left out of the key may differ between
+ * the sides (an --align 16 run against an --align 64 one): the writers
+ * label each side, and each pair, by it.  B is the new side: a ratio
  * below 1 means B needs less memory.  Writers take the stream they print
  * to; nothing here prints or exits.
  */
@@ -21,12 +24,14 @@ struct ab_cmp_row {
 	uint32_t align;
 	bool valid;
 	uint64_t peak;
+	uint64_t lower_bound; /* 0 when the CSV has no lower_bound_bytes */
 	double plan_ns; /* < 0 when the row was not timed */
 };
 
 struct ab_cmp_table {
 	char *path;
 	char *schema; /* schema_version of every row */
+	bool has_lower_bound;
 	struct ab_cmp_row *row;
 	size_t n;
 };
@@ -36,6 +41,23 @@ struct ab_cmp_table {
  * file and line. */
 int ab_cmp_load(const char *path, struct ab_cmp_table *t, struct ab_error *err);
 void ab_cmp_table_free(struct ab_cmp_table *t);
+
+/* The columns of the matching key (bits). */
+enum ab_cmp_key {
+	AB_CMP_GRAPH = 1, AB_CMP_PLANNER = 2, AB_CMP_ALIGN = 4, AB_CMP_OPTIONS = 8,
+	AB_CMP_ALL = 15,
+};
+
+/* "graph,planner" -> bits; graph is required; an unknown word is an error
+ * naming it (with the closest column). */
+int ab_cmp_parse_match(const char *list, unsigned *keys, struct ab_error *err);
+
+/* What to compare: two files (planner and against NULL) or two planners
+ * of one file; keys 0 means every column the mode allows. */
+struct ab_cmp_spec {
+	const char *planner, *against;
+	unsigned keys;
+};
 
 /* A matched pair: index into a and into b. */
 struct ab_cmp_pair {
@@ -61,15 +83,21 @@ struct ab_cmp_result {
 	size_t invalid_pairs;    /* pairs where either side is invalid */
 	struct ab_cmp_group *by_planner, *by_family;
 	size_t n_planners, n_families;
+	unsigned keys;                    /* the key used */
+	const char *planner_a, *planner_b; /* the planner of each side, or NULL */
 };
 
-/* a and b: two tables (b may be a, with planner/against set). */
+/* a and b: two tables (b may be a, with planner/against set).  Two rows
+ * of one side with one key, or two sides with no key in common, are
+ * errors; the latter names the columns that keep them apart and the
+ * --match that would compare them. */
 int ab_cmp_run(const struct ab_cmp_table *a, const struct ab_cmp_table *b,
-	       const char *planner, const char *against,
-	       struct ab_cmp_result *r, struct ab_error *err);
+	       const struct ab_cmp_spec *spec, struct ab_cmp_result *r,
+	       struct ab_error *err);
 void ab_cmp_result_free(struct ab_cmp_result *r);
 
-/* The text table (the `top` largest changes) and the JSON document. */
+/* The text table (the `top` largest changes and rows without a partner,
+ * 0 = all) and the JSON document. */
 int ab_cmp_write_text(FILE *f, const struct ab_cmp_table *a,
 		      const struct ab_cmp_table *b, const struct ab_cmp_result *r,
 		      size_t top);

@@ -15,6 +15,7 @@
 #include "bench/run.h"
 #include "check/check.h"
 #include "core/sort.h"
+#include "core/strmap.h"
 
 #define FULL_CHECK_BYTES (8ull << 20)
 
@@ -28,6 +29,18 @@ static int add_planner(const struct ab_planner ***v, size_t *n,
 	nv[(*n)++] = pl;
 	*v = nv;
 	return 0;
+}
+
+int ab_unknown_planner(const char *name, struct ab_error *err)
+{
+	const char *names[128], *near;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ab_planner_count() && n < 128; i++)
+		names[n++] = ab_planner_at(i)->name;
+	near = ab_closest_name(name, names, n);
+	return ab_fail(err, -EINVAL, "unknown planner '%s' (%s%s%ssee arenabench list)", name,
+		       near ? "did you mean " : "", near ? near : "", near ? "? " : "");
 }
 
 int ab_pick_planners(const char *list, const char *cost,
@@ -60,7 +73,7 @@ int ab_pick_planners(const char *list, const char *cost,
 			const struct ab_planner *pl = ab_planner_find(t);
 
 			if (!pl)
-				rc = ab_fail(err, -EINVAL, "unknown planner '%s' (see arenabench list)", t);
+				rc = ab_unknown_planner(t, err);
 			else
 				rc = add_planner(&v, n, pl);
 		}

@@ -128,6 +128,9 @@ struct ab_explanation {
 int ab_pick_planners(const char *list, const char *cost,
 		     const struct ab_planner ***out, size_t *n,
 		     struct ab_error *err);
+/* The error for a planner name that is not registered, with the closest
+ * registered name when one is near ("did you mean"): -EINVAL. */
+int ab_unknown_planner(const char *name, struct ab_error *err);
 
 int ab_explain(const struct ab_explain_args *a, struct ab_explanation *x,
 	       struct ab_error *err);

@@ -128,8 +128,8 @@ lay=$plots_out/data/layout.gp
 if [ -f "$lay" ]; then
 	awk -f scripts/lib/common.awk -f paper/gen/layout-figures.awk "$lay" > "$gen.tmp/fig-layout.tex"
 else
-	say "no plan layouts in $plots_out (they need build/arenabench)"
-	printf '\\emph{The plan layouts were not drawn: \\texttt{plots/layouts.sh} needs \\texttt{build/arenabench} (run \\texttt{make}).}\n' > "$gen.tmp/fig-layout.tex"
+	# no file: the paper has no layout figure (and says nothing of it)
+	say "no plan layouts in $plots_out (they need build/arenabench): the paper has no layout figure"
 fi
 
 # What the alignment figure summed over (plots/plotdata.awk, mode sweep).
@@ -146,6 +146,12 @@ if [ -f "$sw" ]; then
 else
 	printf '\\newcommand{\\SweepScope}{the graphs of its CSV}\n' >> "$gen.tmp/numbers.tex"
 fi
+
+# Which graphs the bytes figure shows (plots/plotdata.awk's bytes_choice:
+# all of them, or how many and why).
+rg=$plots_out/data/results.gp
+choice=$(sed -n 's/^bytes_choice = "\(.*\)"$/\1/p' "$rg" 2>/dev/null | sed 's/_/\\_/g; s/%/\\%/g')
+printf '\\newcommand{\\BytesScope}{%s}\n' "${choice:-the graphs of the figure}" >> "$gen.tmp/numbers.tex"
 
 # Facts about the code the paper states: the execution check's limits.
 awk '

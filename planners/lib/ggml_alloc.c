@@ -23,21 +23,24 @@
  * ggml asserts at 256 free blocks per chunk (MAX_FREE_BLOCKS); here the
  * list grows instead, so problems past that limit get the plan ggml would
  * make with a larger array.  Zero-size buffers get offset 0 and no block.
+ *
+ * The list is kept as two ordered sets (lib/ordset.h): the blocks by
+ * offset (the tail is the greatest; a free finds its neighbours as
+ * predecessor and successor) and by (size, inverted offset), where step 1's
+ * choice in a chunk is the least member of size >= the request, or the one
+ * after it when that is the tail.  O(log F) per event for F free blocks;
+ * ggml scans the array, O(F).
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "lib/ggml_alloc.h"
+#include "lib/ordset.h"
 #include "lib/replay.h"
 
-struct block {
-	uint64_t offset, size;
-};
-
 struct chunk {
-	struct block *b;
-	size_t n, cap;
+	struct ab_ordset by_offset; /* (offset, size) */
+	struct ab_ordset by_size;   /* (size, ~offset) */
 	uint64_t max_size;
 };
 
@@ -47,27 +50,21 @@ struct dyn {
 	int n_chunks;
 };
 
-static int insert_block(struct chunk *c, size_t at, uint64_t off, uint64_t size)
+static int add_block(struct chunk *c, uint64_t off, uint64_t size)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct block *b = realloc(c->b, cap * sizeof(*b));
+	int rc = ab_ordset_insert(&c->by_offset,
+				  (struct ab_ordset_key){ off, size }, 0);
 
-		if (!b)
-			return -ENOMEM;
-		c->b = b;
-		c->cap = cap;
-	}
-	memmove(c->b + at + 1, c->b + at, (c->n - at) * sizeof(*c->b));
-	c->b[at] = (struct block){ off, size };
-	c->n++;
-	return 0;
+	if (!rc)
+		rc = ab_ordset_insert(&c->by_size,
+				      (struct ab_ordset_key){ size, ~off }, 0);
+	return rc;
 }
 
-static void remove_block(struct chunk *c, size_t at)
+static void remove_block(struct chunk *c, uint64_t off, uint64_t size)
 {
-	memmove(c->b + at, c->b + at + 1, (c->n - at - 1) * sizeof(*c->b));
-	c->n--;
+	ab_ordset_erase(&c->by_offset, (struct ab_ordset_key){ off, size });
+	ab_ordset_erase(&c->by_size, (struct ab_ordset_key){ size, ~off });
 }
 
 static int new_chunk(struct dyn *d, uint64_t size)
@@ -80,44 +77,55 @@ static int new_chunk(struct dyn *d, uint64_t size)
 	if (d->n_chunks == AB_GGML_MAX_CHUNKS - 1)
 		room = UINT64_MAX / 2;
 	c = &d->c[d->n_chunks];
-	if (insert_block(c, 0, 0, room))
+	if (add_block(c, 0, room))
 		return -ENOMEM;
 	return d->n_chunks++;
+}
+
+/* The smallest non-tail block of chunk c holding size, ties to the later
+ * block: *blk = (offset, size). */
+static bool best_inner(const struct chunk *c, uint64_t size,
+		       struct ab_ordset_key *blk)
+{
+	struct ab_ordset_key k, tail;
+
+	if (!ab_ordset_max(&c->by_offset, &tail, NULL) ||
+	    !ab_ordset_lower_bound(&c->by_size,
+				   (struct ab_ordset_key){ size, 0 }, &k, NULL))
+		return false;
+	if (~k.b == tail.a &&
+	    !ab_ordset_successor(&c->by_size, k, &k, NULL))
+		return false;
+	*blk = (struct ab_ordset_key){ ~k.b, k.a };
+	return true;
 }
 
 static int dyn_alloc(struct dyn *d, uint64_t size, int *chunk, uint64_t *off)
 {
 	int best_c = -1;
-	size_t best_b = 0;
+	struct ab_ordset_key blk = { 0, 0 };
+	int rc;
 
-	for (int c = 0; c < d->n_chunks; c++) {
-		const struct chunk *ch = &d->c[c];
-		uint64_t best_size = UINT64_MAX;
-
-		for (size_t i = 0; i + 1 < ch->n; i++)
-			if (ch->b[i].size >= size && ch->b[i].size <= best_size) {
-				best_c = c;
-				best_b = i;
-				best_size = ch->b[i].size;
-			}
-	}
+	/* ggml keeps the last chunk with a fitting inner block */
+	for (int c = d->n_chunks - 1; c >= 0 && best_c < 0; c--)
+		if (best_inner(&d->c[c], size, &blk))
+			best_c = c;
 	if (best_c < 0) {
 		int64_t best_reuse = INT64_MIN;
 
 		for (int c = 0; c < d->n_chunks; c++) {
 			const struct chunk *ch = &d->c[c];
-			const struct block *tail;
+			struct ab_ordset_key tail;
 			int64_t reuse;
 
-			if (!ch->n)
+			if (!ab_ordset_max(&ch->by_offset, &tail, NULL))
 				continue;
-			tail = &ch->b[ch->n - 1];
-			reuse = (int64_t)(ch->max_size - tail->offset - size);
-			if (tail->size >= size &&
+			reuse = (int64_t)(ch->max_size - tail.a - size);
+			if (tail.b >= size &&
 			    ((best_reuse < 0 && reuse > best_reuse) ||
 			     (reuse >= 0 && reuse < best_reuse))) {
 				best_c = c;
-				best_b = ch->n - 1;
+				blk = tail;
 				best_reuse = reuse;
 			}
 		}
@@ -126,17 +134,24 @@ static int dyn_alloc(struct dyn *d, uint64_t size, int *chunk, uint64_t *off)
 		best_c = new_chunk(d, size);
 		if (best_c < 0)
 			return best_c;
-		best_b = 0;
+		ab_ordset_max(&d->c[best_c].by_offset, &blk, NULL);
 	}
 	struct chunk *ch = &d->c[best_c];
-	struct block *b = &ch->b[best_b];
 
 	*chunk = best_c;
-	*off = b->offset;
-	b->offset += size;
-	b->size -= size;
-	if (!b->size)
-		remove_block(ch, best_b);
+	*off = blk.a;
+	if (blk.b > size) {
+		/* shrinks from its start: same rank by offset */
+		ab_ordset_rekey(&ch->by_offset, blk,
+				(struct ab_ordset_key){ blk.a + size, blk.b - size });
+		ab_ordset_erase(&ch->by_size, (struct ab_ordset_key){ blk.b, ~blk.a });
+		rc = ab_ordset_insert(&ch->by_size, (struct ab_ordset_key){
+					blk.b - size, ~(blk.a + size) }, 0);
+		if (rc)
+			return rc;
+	} else {
+		remove_block(ch, blk.a, blk.b);
+	}
 	if (*off + size > ch->max_size)
 		ch->max_size = *off + size;
 	return 0;
@@ -145,34 +160,28 @@ static int dyn_alloc(struct dyn *d, uint64_t size, int *chunk, uint64_t *off)
 static int dyn_free(struct dyn *d, int chunk, uint64_t off, uint64_t size)
 {
 	struct chunk *ch = &d->c[chunk];
-	size_t at = 0;
+	struct ab_ordset_key below, above;
+	bool has_below = ab_ordset_predecessor(&ch->by_offset,
+					       (struct ab_ordset_key){ off, 0 },
+					       &below, NULL);
+	bool has_above = ab_ordset_successor(&ch->by_offset,
+					     (struct ab_ordset_key){ off, UINT64_MAX },
+					     &above, NULL);
+	uint64_t end = off + size;
 
-	for (size_t i = 0; i < ch->n; i++) {
-		struct block *b = &ch->b[i];
-
-		if (b->offset + b->size == off) {
-			b->size += size;
-			if (i + 1 < ch->n &&
-			    b->offset + b->size == ch->b[i + 1].offset) {
-				b->size += ch->b[i + 1].size;
-				remove_block(ch, i + 1);
-			}
-			return 0;
-		}
-		if (off + size == b->offset) {
-			b->offset = off;
-			b->size += size;
-			if (i > 0 && ch->b[i - 1].offset + ch->b[i - 1].size ==
-					     b->offset) {
-				ch->b[i - 1].size += b->size;
-				remove_block(ch, i);
-			}
-			return 0;
-		}
+	if (has_above && above.a == end) {
+		remove_block(ch, above.a, above.b);
+		end = above.a + above.b;
 	}
-	while (at < ch->n && ch->b[at].offset < off)
-		at++;
-	return insert_block(ch, at, off, size);
+	if (has_below && below.a + below.b == off) {
+		/* grows at its end: same rank by offset */
+		ab_ordset_rekey(&ch->by_offset, below,
+				(struct ab_ordset_key){ below.a, end - below.a });
+		ab_ordset_erase(&ch->by_size, (struct ab_ordset_key){ below.b, ~below.a });
+		return ab_ordset_insert(&ch->by_size, (struct ab_ordset_key){
+					  end - below.a, ~below.a }, 0);
+	}
+	return add_block(ch, off, end - off);
 }
 
 int ab_ggml_gallocr_plan(const struct ab_problem *p,
@@ -185,6 +194,10 @@ int ab_ggml_gallocr_plan(const struct ab_problem *p,
 	uint64_t base = 0;
 	int rc = -ENOMEM;
 
+	for (int c = 0; c < AB_GGML_MAX_CHUNKS; c++) {
+		ab_ordset_init(&d.c[c].by_offset);
+		ab_ordset_init(&d.c[c].by_size);
+	}
 	d.align = ab_common_align(p, o);
 	d.max_chunk = max_chunk && max_chunk < UINT64_MAX / 2 ? max_chunk
 							      : UINT64_MAX / 2;
@@ -227,8 +240,10 @@ int ab_ggml_gallocr_plan(const struct ab_problem *p,
 		out->offset[i] += out->arena_base[out->arena[i]];
 	out->peak = base;
 out:
-	for (int c = 0; c < AB_GGML_MAX_CHUNKS; c++)
-		free(d.c[c].b);
+	for (int c = 0; c < AB_GGML_MAX_CHUNKS; c++) {
+		ab_ordset_free(&d.c[c].by_offset);
+		ab_ordset_free(&d.c[c].by_size);
+	}
 	free(ev);
 	return rc;
 }

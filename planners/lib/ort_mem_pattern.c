@@ -14,33 +14,120 @@
  * alignment (ORT pads to kAllocAlignment, 64, before tracing).
  * A group (the sequential planner's reuse) is one allocation from its
  * first tenant's first use to its last tenant's last use.
+ *
+ * Kept here as ORT's scan decides, without the scan: the live blocks in a
+ * list by offset, and the gap before each block (from the end of the block
+ * below it, or 0) in an ordered set by (width, offset) (lib/ordset.h).
+ * ORT's candidate, the least waste with ties to the lower offset, is the
+ * set's least gap of width >= size; a free joins the gaps on both sides.
+ * O(log L) per event for L live blocks, where the scan was O(L).
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "lib/ordset.h"
 #include "lib/ort_mem_pattern.h"
 #include "lib/replay.h"
 
-struct live {
-	uint64_t offset, size;
-	uint32_t unit;
+#define NONE UINT32_MAX
+
+/* The live blocks, doubly linked in offset order, and their gaps. */
+struct pattern {
+	uint64_t *off, *size;   /* per unit */
+	uint32_t *prev, *next;  /* per live unit, NONE at the ends */
+	uint32_t tail;          /* the highest live block, NONE when none */
+	struct ab_ordset gaps;  /* (width, start) -> the block above */
 };
+
+static uint64_t gap_start(const struct pattern *pt, uint32_t u)
+{
+	uint32_t below = pt->prev[u];
+
+	return below == NONE ? 0 : pt->off[below] + pt->size[below];
+}
+
+/* Adds (add) or removes the gap below live block u; zero widths are never
+ * candidates (sizes are > 0), so they are not kept. */
+static int gap_below(struct pattern *pt, uint32_t u, bool add)
+{
+	uint64_t start = gap_start(pt, u);
+	struct ab_ordset_key k = { pt->off[u] - start, start };
+
+	if (!k.a)
+		return 0;
+	if (add)
+		return ab_ordset_insert(&pt->gaps, k, u);
+	ab_ordset_erase(&pt->gaps, k);
+	return 0;
+}
+
+static int trace_alloc(struct pattern *pt, uint32_t u, uint64_t size)
+{
+	struct ab_ordset_key g;
+	uint32_t above;
+	int rc;
+
+	pt->size[u] = size;
+	if (ab_ordset_lower_bound(&pt->gaps, (struct ab_ordset_key){ size, 0 },
+				  &g, &above)) {
+		/* into the gap below `above`, at its start */
+		gap_below(pt, above, false);
+		pt->off[u] = g.b;
+		pt->prev[u] = pt->prev[above];
+		pt->next[u] = above;
+		if (pt->prev[above] != NONE)
+			pt->next[pt->prev[above]] = u;
+		pt->prev[above] = u;
+		return gap_below(pt, above, true);
+	}
+	/* above the highest live block */
+	pt->off[u] = pt->tail == NONE ? 0
+				      : pt->off[pt->tail] + pt->size[pt->tail];
+	pt->prev[u] = pt->tail;
+	pt->next[u] = NONE;
+	if (pt->tail != NONE)
+		pt->next[pt->tail] = u;
+	pt->tail = u;
+	rc = gap_below(pt, u, true);
+	return rc;
+}
+
+static int trace_free(struct pattern *pt, uint32_t u)
+{
+	uint32_t above = pt->next[u], below = pt->prev[u];
+
+	gap_below(pt, u, false);
+	if (above != NONE)
+		gap_below(pt, above, false);
+	if (below != NONE)
+		pt->next[below] = above;
+	if (above != NONE)
+		pt->prev[above] = below;
+	else
+		pt->tail = below;
+	return above != NONE ? gap_below(pt, above, true) : 0;
+}
 
 int ab_ort_mem_pattern(const struct ab_problem *p,
 		       const struct ab_plan_options *o, const uint32_t *group,
 		       uint64_t *offsets, uint64_t *peak)
 {
-	size_t n = p->n, n_live = 0;
+	size_t n = p->n;
 	struct ab_buffer *unit = malloc((n + 1) * sizeof(*unit));
 	struct ab_replay_event *ev = malloc((2 * n + 1) * sizeof(*ev));
-	struct live *blocks = malloc((n + 1) * sizeof(*blocks));
-	uint64_t *unit_off = malloc((n + 1) * sizeof(*unit_off));
+	struct pattern pt = {
+		.off = malloc((n + 1) * sizeof(*pt.off)),
+		.size = malloc((n + 1) * sizeof(*pt.size)),
+		.prev = malloc((n + 1) * sizeof(*pt.prev)),
+		.next = malloc((n + 1) * sizeof(*pt.next)),
+		.tail = NONE,
+	};
 	uint64_t align = ab_common_align(p, o), top = 0;
 	struct ab_problem up = { 0 };
 	int rc = -ENOMEM;
 
-	if (!unit || !ev || !blocks || !unit_off)
+	ab_ordset_init(&pt.gaps);
+	if (!unit || !ev || !pt.off || !pt.size || !pt.prev || !pt.next)
 		goto out;
 	rc = -EOVERFLOW;
 	if (!align)
@@ -77,54 +164,30 @@ int ab_ort_mem_pattern(const struct ab_problem *p,
 
 		if (group && group[u] != u)
 			continue; /* a later tenant: no allocation of its own */
-		if (ev[k].kind == AB_REPLAY_FREE) {
-			for (size_t j = 0; j < n_live; j++)
-				if (blocks[j].unit == u) {
-					memmove(blocks + j, blocks + j + 1,
-						(n_live - j - 1) * sizeof(*blocks));
-					n_live--;
-					break;
-				}
-			continue;
-		}
 		if (!size) {
-			unit_off[u] = 0;
+			pt.off[u] = 0; /* no block */
 			continue;
 		}
-		uint64_t current = 0, waste = UINT64_MAX, best = 0;
-		size_t at = n_live;
-
-		if (n_live)
-			best = blocks[n_live - 1].offset + blocks[n_live - 1].size;
-		for (size_t j = 0; j < n_live; j++) {
-			if (blocks[j].offset >= current) {
-				uint64_t gap = blocks[j].offset - current;
-
-				if (gap >= size && gap - size < waste) {
-					at = j;
-					waste = gap - size;
-					best = current;
-				}
-			}
-			current = blocks[j].offset + blocks[j].size;
+		if (ev[k].kind == AB_REPLAY_FREE) {
+			rc = trace_free(&pt, u);
+			continue;
 		}
-		if (best + size > top)
-			top = best + size;
-		memmove(blocks + at + 1, blocks + at,
-			(n_live - at) * sizeof(*blocks));
-		blocks[at] = (struct live){ best, size, u };
-		n_live++;
-		unit_off[u] = best;
+		rc = trace_alloc(&pt, u, size);
+		if (pt.off[u] + size > top)
+			top = pt.off[u] + size;
 	}
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		offsets[i] = unit_off[group ? group[i] : i];
+		offsets[i] = pt.off[group ? group[i] : i];
 	*peak = top;
 out:
+	ab_ordset_free(&pt.gaps);
 	free(unit);
 	free(ev);
-	free(blocks);
-	free(unit_off);
+	free(pt.off);
+	free(pt.size);
+	free(pt.prev);
+	free(pt.next);
 	return rc;
 }

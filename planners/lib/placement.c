@@ -195,8 +195,7 @@ static int sort_hits(struct ab_placer *pl)
 	return 0;
 }
 
-int ab_placer_conflicts_range(struct ab_placer *pl, int32_t a, int32_t b,
-			      const struct ab_hit **hits, size_t *k)
+static int list_overlapping(struct ab_placer *pl, int32_t a, int32_t b)
 {
 	size_t lo = 0, hi = pl->m, stack[64];
 	int sp = 0;
@@ -227,7 +226,23 @@ int ab_placer_conflicts_range(struct ab_placer *pl, int32_t a, int32_t b,
 			stack[sp++] = 2 * v;
 		}
 	}
-	if (sort_hits(pl))
+	return 0;
+}
+
+int ab_placer_conflicts_range(struct ab_placer *pl, int32_t a, int32_t b,
+			      const struct ab_hit **hits, size_t *k)
+{
+	if (list_overlapping(pl, a, b) || sort_hits(pl))
+		return -ENOMEM;
+	*hits = pl->hits;
+	*k = pl->n_hits;
+	return 0;
+}
+
+int ab_placer_overlapping(struct ab_placer *pl, size_t i,
+			  const struct ab_hit **hits, size_t *k)
+{
+	if (list_overlapping(pl, pl->p->buf[i].first, pl->p->buf[i].last))
 		return -ENOMEM;
 	*hits = pl->hits;
 	*k = pl->n_hits;

@@ -84,6 +84,10 @@ int ab_placer_conflicts(struct ab_placer *pl, size_t i,
 int ab_placer_conflicts_range(struct ab_placer *pl, int32_t first,
 			      int32_t last, const struct ab_hit **hits,
 			      size_t *k);
+/* The same hits as ab_placer_conflicts, in no particular order (for
+ * callers that aggregate them: no sort). */
+int ab_placer_overlapping(struct ab_placer *pl, size_t i,
+			  const struct ab_hit **hits, size_t *k);
 void ab_placer_place(struct ab_placer *pl, size_t i, uint64_t offset);
 
 /* A gap rule: the offset for a buffer of `size` at alignment `align`,

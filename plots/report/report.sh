@@ -168,16 +168,17 @@ inline_svg() { # FILE PREFIX
 }
 caption() {
 	case $1 in
-	overhead) echo "Peak / lower bound per planner and graph family" ;;
-	bytes) echo "Arena bytes per planner on selected graphs" ;;
-	cdf) echo "Distribution of peak / lower bound per planner" ;;
+	overhead) echo "Peak / lower bound per planner and graph, graphs grouped by family" ;;
+	bytes) echo "Where the bytes go per planner: lower bound, fragmentation and padding" ;;
+	cdf) echo "Distribution over the graphs of the peak above the lower bound, per planner" ;;
 	scaling) echo "Planning time against the number of buffers" ;;
-	sweep) echo "Alignment padding per planner" ;;
-	hyperfine) echo "Whole-command times (hyperfine)" ;;
-	hard-ratio) echo "Hard instances: peak / optimum" ;;
-	hard-profile) echo "Hard instances: the profile" ;;
+	sweep) echo "What alignment costs: padding as a share of the peak at align 1" ;;
+	hyperfine) echo "Whole-command wall times (hyperfine)" ;;
+	hard-ratio) echo "Hard instances: peak / best proved bound" ;;
+	hard-profile) echo "Hard instances: exact's anytime profile" ;;
 	compare) echo "Comparison: peak B / peak A for every matched row, sorted" ;;
-	layout_*) echo "Plan layout: ${1#layout_}" ;;
+	layout_large_*) echo "Plan layout of the largest graph, ${1#layout_large_}" ;;
+	layout_*) echo "Plan layout, ${1#layout_}" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -189,7 +190,10 @@ for svg in $(ls "$tmp/figs"/*.svg 2>/dev/null | sort); do
 	{
 		printf '<figure class="plot" id="fig-%s" data-name="%s">\n' "$name" "$name"
 		inline_svg "$svg" "f$nfig"
-		printf '<figcaption>Figure %d. %s (<code>%s</code>)</figcaption>\n</figure>\n' "$nfig" "$(caption "$name" | esc)" "$name"
+		# the script that drew it (not the name alone: "(bytes)" read as a unit)
+		script=plots/${name%%_*}.gp
+		case $name in compare) script=plots/compare.gp ;; esac
+		printf '<figcaption>Figure %d. %s. Drawn by <code>%s</code>.</figcaption>\n</figure>\n' "$nfig" "$(caption "$name" | esc)" "$script"
 	} >> "$tmp/figures.html"
 done
 [ "$nfig" -gt 0 ] || die "plots/plots.sh drew no figure: $out/index.html not written"
@@ -201,11 +205,21 @@ skipped=$(sed -n 's/^plots: skipped://p' "$tmp/plots.err" | esc)
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>arenabench report</title>
 <style>
 body { font-family: sans-serif; max-width: 1060px; margin: 1em auto; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+/* long .meta values (commands, paths, hashes) wrap inside the page */
+table.provenance { width: 100%; table-layout: fixed; }
+table.provenance th { width: 11em; overflow-wrap: anywhere; }
+table.provenance td { overflow-wrap: anywhere; }
+/* a long path in a heading or a line breaks rather than widen the page */
+h1, h2, p, figcaption { overflow-wrap: anywhere; }
+/* a wide table scrolls in its own box, never the page */
+div.scroll { overflow-x: auto; max-width: 100%; }
+@media (max-width: 600px) { body { padding: 0 0.4em; } table.provenance th { width: 7em; } }
 table.summary td:nth-child(n+2) { text-align: right; font-variant-numeric: tabular-nums; }
 .bad { color: #b00; }
 pre.compare { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
@@ -223,11 +237,13 @@ HEAD
 	cat "$tmp/provenance.html"
 	printf '</table>\n<h2 id="summary">Summary per planner</h2>\n'
 	printf '<p>x_bound = peak / lower bound (the most bytes live at one step; no plan can use less), geometric mean over the valid rows; a row is one graph at one alignment.</p>\n'
+	printf '<div class="scroll">\n'
 	cat "$tmp/summary.html"
+	printf '</div>\n'
 	cat "$tmp/inputs.html"
 	cat "$tmp/compare.html"
 	printf '<h2 id="figures">Figures</h2>\n'
-	[ -z "$skipped" ] || printf '<p>Not drawn (their CSV is missing):%s.</p>\n' "$skipped"
+	[ -z "$skipped" ] || printf '<p>Not drawn for this run (no CSV for them, or nothing to show):%s.</p>\n' "$skipped"
 	cat "$tmp/figures.html"
 	printf '</body>\n</html>\n'
 } > "$tmp/index.html"

@@ -14,6 +14,8 @@ function esc(s) {
 	gsub(/"/, "\\&quot;", s)
 	return s
 }
+# "1 family", "2 families".
+function count(n, one, many) { return n " " (n == 1 ? one : many) }
 # Whether planner a comes after planner b in the table.
 function after(a, b) {
 	if ((gm[a] < 0) != (gm[b] < 0))
@@ -61,8 +63,9 @@ END {
 			name[j + 1] = name[j]
 		name[j + 1] = t
 	}
-	printf "<p class=\"corpus\">%d rows: %d graphs in %d families, alignments %s; %d planners.</p>\n", \
-		nrows, ngraphs, nfams, esc(alist), np
+	printf "<p class=\"corpus\">%s: %s in %s, %s %s; %s.</p>\n", \
+		count(nrows, "row", "rows"), count(ngraphs, "graph", "graphs"), count(nfams, "family", "families"), \
+		(index(alist, ",") ? "alignments" : "alignment"), esc(alist), count(np, "planner", "planners")
 	print "<table class=\"summary\">"
 	print "<tr><th>planner</th><th>x_bound (geo-mean)</th><th>rows at bound</th><th>invalid</th><th>worst x_bound</th><th>worst graph</th><th>align</th></tr>"
 	for (i = 1; i <= np; i++) {

@@ -97,6 +97,7 @@ caption_of() {
 # (for what is computed now, like the plan layouts).
 tree_revision() {
 	r=$(git rev-parse --short=10 HEAD 2>/dev/null || echo unknown)
-	[ -z "$(git status --porcelain 2>/dev/null | head -n 1)" ] || r="$r+dirty"
+	# the code's state: results/ (figures being redrawn there) does not count
+	[ -z "$(git status --porcelain -- . ':(exclude)results' 2>/dev/null | head -n 1)" ] || r="$r+dirty"
 	echo "$r"
 }

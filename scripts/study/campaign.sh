@@ -91,6 +91,8 @@ take_out_lock() {
 }
 
 [ $# -ge 1 ] || die "usage: $me run|slurm|merge ... (see the header of $me)"
+# the command as typed (an argument with a space or quote quoted), for the .meta
+typed=$me; for w in "$@"; do case $w in *[!A-Za-z0-9_./,:=+@%-]* | '') typed="$typed '$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'" ;; *) typed="$typed $w" ;; esac; done
 cmd=$1
 shift
 
@@ -196,6 +198,7 @@ merge() {
 			echo "shards_by_binary_sha256=$(counted 7)"
 		fi
 		echo "command=$(get "$conf" command)"
+		echo "campaign_shape=$(get "$conf" campaign_shape)"
 		echo "campaign=$run"
 		echo "shards=$n"
 		echo "shards_ran=$(get "$conf" ran)"
@@ -223,6 +226,7 @@ merge() {
 		die "arenabench merge failed (above); $out and $meta are as they were"
 	rows=$(($(wc -l < "$out") - 1))
 	say "wrote $rows rows from $n shards ($(get "$conf" ran) ran, $(get "$conf" reused) reused) to $out"
+	"$bin" summary "$out" >&2 || true # the summary that closes `arenabench bench`
 	if [ "$skipped" != 0 ]; then
 		say "$skipped of $n inputs skipped, the campaign went on without them (listed in $meta):"
 		sed -n 's/^skipped_input=/  /p' "$meta" >&2
@@ -429,16 +433,31 @@ else where="$JOBS local slots"; fi
 	echo "ran=$todo"
 	echo "reused=$reused"
 	echo "jobs=$([ "$cmd" = slurm ] && echo slurm-array || { [ -n "$HOSTS" ] && echo "$HOSTS" || echo "$JOBS"; })"
-	echo "command=$me $cmd --out $OUT $where: $total inputs, one arenabench bench per input; bench flags: $flags"
+	echo "command=$typed"
+	echo "campaign_shape=$where: $total inputs, one arenabench bench per input; bench flags: $flags"
 } >> "$run/conf"
 say "$total shards: $reused reused$([ "$MIXED" = yes ] && echo " ($mixed_reused of another revision or binary, --accept-mixed)"), $todo to run ($where); campaign $run"
 
 # progress D: D of the shards to run are done
 start=$(date +%s)
+# The estimate only tightens: the time left is the smaller of this tick's
+# projection (elapsed x shards left / shards done) and the last estimate
+# less the time since, so a slow shard does not make it jump back up; it
+# is recomputed only when the last estimate ran out with shards left.
+left_prev= at_prev=
 progress() {
-	el=$(($(date +%s) - start))
+	now=$(date +%s)
+	el=$((now - start))
 	eta=unknown
-	[ "$1" -gt 0 ] && eta="about $(clock $((el * (todo - $1) / $1)))"
+	if [ "$1" -gt 0 ]; then
+		left=$((el * (todo - $1) / $1))
+		if [ -n "$left_prev" ]; then
+			carry=$((left_prev - (now - at_prev)))
+			[ "$carry" -gt 0 ] && [ "$carry" -lt "$left" ] && left=$carry
+		fi
+		left_prev=$left at_prev=$now
+		eta="about $(clock "$left")"
+	fi
 	[ "$1" = "$todo" ] && eta=0:00
 	say "$((reused + $1))/$total shards done ($reused reused, $1 of $todo run), $(clock $el) elapsed, $eta left"
 }

@@ -9,6 +9,12 @@ grep -q '^shards_ran=5$' "${out%.csv}.meta" && grep -q '^parallel_jobs=2$' "${ou
 	bad "merged .meta lacks shards_ran=5, parallel_jobs=2 or hosts: $(cat "${out%.csv}.meta")"
 grep -q 'shards done.*elapsed.*left' "$W/local.log" && ok "progress: done/total, elapsed, estimate" ||
 	bad "no progress line in $W/local.log"
+# the campaign ends with the summary that closes `arenabench bench`
+# shellcheck disable=SC2086
+"$BIN" bench $CORPUS --align 1,16,64 $FLAGS --out "$W/summary-bench.csv" 2>&1 >/dev/null | sed -n '/^summary (/,/^arenabench:/p' | sed '$d' > "$W/summary.txt"
+[ -s "$W/summary.txt" ] && [ -z "$(grep -vxFf "$W/local.log" "$W/summary.txt")" ] &&
+	ok "make bench -j2 ends with bench's per-planner summary" ||
+	bad "the campaign's log lacks bench's summary: $(cat "$W/summary.txt")"
 mk bench -j2 CORPUS_DIRS="$CORPUS" BENCH_FLAGS="$FLAGS" BENCH_OUT="$out" 2> "$W/local2.log" || bad "second make bench failed"
 grep -q '(0 ran, 5 reused)' "$W/local2.log" && ok "second run: 0 ran, 5 reused" || bad "second run did not reuse: $(cat "$W/local2.log")"
 same "$out" "$W/serial.csv" "reused shards give the same CSV"

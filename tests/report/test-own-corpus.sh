@@ -36,7 +36,7 @@ n_fam=$(ls -d "$tmp"/corpus/*/ | wc -l | tr -d ' ')
 
 "$bin" bench "$tmp/corpus/faces" "$tmp/corpus/micro" --no-timing --out "$tmp/res/results.csv" 2>"$tmp/bench.log" ||
 	{ say "FAIL: bench"; cat "$tmp/bench.log" >&2; exit 1; }
-ARENABENCH=$bin RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots FORMATS=svg sh plots/plots.sh 2>"$tmp/plots.log" ||
+ARENABENCH=$bin RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots FORMATS="svg pdf" sh plots/plots.sh 2>"$tmp/plots.log" ||
 	{ say "FAIL: plots"; cat "$tmp/plots.log" >&2; exit 1; }
 RESULTS_DIR=$tmp/res PLOTS_OUT=$tmp/plots PAPER_GENERATED=$tmp/gen sh paper/gen/paper-numbers.sh 2>"$tmp/paper.log" ||
 	{ say "FAIL: paper numbers"; cat "$tmp/paper.log" >&2; exit 1; }
@@ -76,6 +76,10 @@ want=$(awk -F, '$1 == "spread" { print $2; exit }' "$tmp/plots/data/layout_candi
 [ "$lg" = "$want" ] || bad "layout graph '$lg' is not the first candidate '$want'"
 ls "$tmp"/plots/layout_*.svg >/dev/null 2>&1 || bad "no layout figure drawn"
 
+# The checks a reader makes, on every figure of this corpus.
+ARENABENCH=$bin sh plots/figure-check.sh "$tmp/plots" "$tmp/res/results.csv" 2>"$tmp/figure-check.log" ||
+	bad "figure-check: $(cat "$tmp/figure-check.log")"
+
 # Optional CSVs this run does not have: their sections are left out.
 for t in tab-scaling.tex tab-baselines.tex tab-transforms.tex tab-hard.tex; do
 	[ ! -f "$tmp/gen/$t" ] || bad "$t was written although this run has no CSV for it"
@@ -89,6 +93,32 @@ done
 grep -q "local run: $tmp/res/results.csv, rev " "$tmp/plots/data/meta.gp" || bad "caption: $(cat "$tmp/plots/data/meta.gp")"
 [ "$(grep -c 'local run' "$tmp/gen/sources.tex")" -ge 1 ] || bad "sources.tex does not say local run"
 ! grep -q 'reference' "$tmp/gen/sources.tex" || bad "sources.tex names a committed reference CSV: $(cat "$tmp/gen/sources.tex")"
+
+# The paper itself, built on this corpus in a copy of paper/ beside these
+# figures (one pdflatex pass: citations may stay open): no box for a figure
+# not drawn, no caption without a figure, no note of a section left out; one
+# "Figure N:" caption per figure drawn (the layouts' own file counts its).
+if command -v pdflatex >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1; then
+	mkdir -p "$tmp/tree/paper" "$tmp/tree/plots"
+	cp paper/paper.tex paper/paper.bib "$tmp/tree/paper/"
+	cp -r "$tmp/gen" "$tmp/tree/paper/generated"
+	ln -s "$tmp/plots" "$tmp/tree/plots/out"
+	(cd "$tmp/tree/paper" && pdflatex -interaction=nonstopmode -halt-on-error paper.tex > latex.log 2>&1) ||
+		bad "pdflatex failed on this corpus: $(grep -m 3 '^!' "$tmp/tree/paper/latex.log")"
+	pdftotext "$tmp/tree/paper/paper.pdf" "$tmp/paper.txt" 2>/dev/null || : > "$tmp/paper.txt"
+	for w in 'not drawn' 'was found' 'omitted' 'make hard' 'make transforms' 'make baselines'; do
+		! grep -qi "$w" "$tmp/paper.txt" || bad "the paper on this corpus says '$w': $(grep -i -m 1 "$w" "$tmp/paper.txt")"
+	done
+	drawn=0
+	for f in overhead cdf bytes sweep scaling hyperfine hard-ratio hard-profile; do
+		[ ! -f "$tmp/plots/$f.pdf" ] || drawn=$((drawn + 1))
+	done
+	[ ! -f "$tmp/gen/fig-layout.tex" ] || drawn=$((drawn + $(grep -c '\\caption' "$tmp/gen/fig-layout.tex")))
+	captions=$(grep -c '^Figure [0-9]*: ' "$tmp/paper.txt" || true)
+	[ "$captions" = "$drawn" ] || bad "the paper on this corpus has $captions figure captions for $drawn figures drawn"
+else
+	say "the paper's PDF not checked: pdflatex or pdftotext missing (sh scripts/deps.sh paper)"
+fi
 
 [ "$fail" = 0 ] || { say "generated files kept in $tmp.keep"; cp -r "$tmp" "$tmp.keep"; exit 1; }
 say "ok: $n_graphs graphs in $n_fam families; only they appear in the paper's text and the figures' data"

@@ -46,6 +46,10 @@ if [ "$(grep -n '<td>q</td>' "$tmp/hand.html" | cut -d: -f1)" -lt "$(grep -n '<t
 else
 	fail "summary: q (1.0) should come before p (4.0)"
 fi
+# One of everything: singular words.
+printf 'graph,family,planner,align,valid,peak_bytes,lower_bound_bytes\ng1,fa,p,64,yes,100,100\n' > "$tmp/one.csv"
+awk -F, -f plots/report/summary.awk "$tmp/one.csv" > "$tmp/one.html" 2>&1 || fail "summary.awk exit $?"
+expect_line "$tmp/one.html" '<p class="corpus">1 row: 1 graph in 1 family, alignment 64; 1 planner.</p>' "summary: singular forms (1 family, not 1 families)"
 printf 'a,b\n1,2\n' > "$tmp/notbench.csv"
 if awk -F, -f plots/report/summary.awk "$tmp/notbench.csv" > /dev/null 2> "$tmp/notbench.err"; then
 	fail "summary: a CSV without the bench columns was accepted"
@@ -81,6 +85,11 @@ grep -q '<h2 id="compare">Comparison' "$page" && grep -q '<pre class="compare">'
 	pass "the compare section is there" || fail "no compare section"
 grep -q 'id="fig-compare"' "$page" && pass "the compare figure is there" || fail "no compare figure"
 grep -q '<table class="summary">' "$page" && pass "the summary table is there" || fail "no summary table"
+grep -q '<figcaption>Figure [0-9]*\. Where the bytes go per planner: lower bound, fragmentation and padding\. Drawn by <code>plots/bytes.gp</code>\.</figcaption>' "$page" &&
+	pass "captions name the script, not a bare '(bytes)' under an axis in MiB" || fail "the bytes figure's caption: $(grep -o '<figcaption>[^<]*bytes[^/]*' "$page" | head -2)"
+# The command row as the .meta has it, escaped and nothing else.
+cmdline=$(sed -n 's/^command=//p' results/reference/results.meta | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g')
+grep -qF "<tr><th>command</th><td>$cmdline</td></tr>" "$page" && pass "provenance: the command row as recorded" || fail "provenance: the command row is not '$cmdline'"
 nfig=$(grep -c '<figure class="plot"' "$page")
 [ "$nfig" -ge 10 ] && pass "$nfig figures inlined" || fail "only $nfig figures"
 
@@ -113,6 +122,54 @@ probe() {
 	probe_rc=$?
 	rm -rf "$profile"
 	sed -n '/<pre id="probe">/,/<\/pre>/p' "$2.dom" | sed -e 's/<pre id="probe">//' -e 's|</pre>.*||' > "$2"
+}
+# overflow PAGE WIDTH OUT: PAGE in a frame WIDTH px wide (a headless window
+# is 500 px at the least: a phone's width needs the frame); OUT gets
+# "viewport W scroll S" (the page's scrollWidth: above W, the reader
+# scrolls sideways) and each element sticking out of the frame but inside
+# a box that scrolls on its own (div.scroll, pre, svg); with
+# REPORT_SHOTS=DIR a screenshot DIR/report-WIDTH.png of the frame too.
+overflow() {
+	dir=$(dirname "$1")
+	cat > "$dir/frame$2.html" <<HTML
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>frame</title><style>body { margin: 0; }</style></head>
+<body><iframe id="f" src="$(basename "$1")" style="width: $2px; height: 2400px; border: 0"></iframe>
+<pre id="probe">no result</pre>
+<script>window.addEventListener("load", function () {
+	var f = document.getElementById("f").contentWindow, d = f.document, w = f.innerWidth;
+	var r = ["viewport " + w + " scroll " + d.documentElement.scrollWidth];
+	d.querySelectorAll("body *").forEach(function (e) {
+		if (e.closest("div.scroll,pre,svg") && !e.matches("div.scroll,pre,svg")) return;
+		var b = e.getBoundingClientRect();
+		if (b.right > w + 1 && r.length < 6)
+			r.push("sticks out " + e.tagName.toLowerCase() + (typeof e.className == "string" && e.className ? "." + e.className : "") + " to " + Math.round(b.right));
+	});
+	document.getElementById("probe").textContent = r.join("\n");
+});</script></body></html>
+HTML
+	profile=$(mktemp -d "${TMPDIR:-/tmp}/test-report-chromium.XXXXXX")
+	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+		--disable-component-update --disable-sync --hide-scrollbars --allow-file-access-from-files --user-data-dir=$profile"
+	# shellcheck disable=SC2086
+	timeout 180 "$chrome" $flags --window-size="$(($2 < 400 ? 500 : $2 + 100)),900" --virtual-time-budget=10000 --dump-dom \
+		"file://$dir/frame$2.html" > "$3.dom" 2> "$tmp/chromium.err"
+	if [ -n "${REPORT_SHOTS:-}" ]; then
+		mkdir -p "$REPORT_SHOTS"
+		# shellcheck disable=SC2086
+		timeout 180 "$chrome" $flags --window-size="$(($2 < 400 ? 500 : $2)),2400" --virtual-time-budget=10000 \
+			--screenshot="$REPORT_SHOTS/report-$2.png" "file://$dir/frame$2.html" > /dev/null 2>&1
+	fi
+	rm -rf "$profile"
+	awk '/<pre id="probe">/ { on = 1; sub(/.*<pre id="probe">/, "") } on { if (sub(/<\/pre>.*/, "")) { print; exit } print }' "$3.dom" > "$3"
+}
+# fits OUT WIDTH WHAT: the page is no wider than the window.
+fits() {
+	if awk -v w="$2" '$1 == "viewport" { ok = ($2 == w && $4 <= w) } END { exit !ok }' "$1"; then
+		pass "browser: $3 at $2 px: no sideways scrolling ($(head -n 1 "$1"))"
+	else
+		fail "browser: $3 at $2 px runs off the right edge: $(tr '\n' ';' < "$1")"
+	fi
 }
 # The figures a probe found without a size or drawn content.
 unrendered() {
@@ -150,6 +207,23 @@ else
 </body>
 </html>
 HTML
+		# Two widths: a laptop and a phone.
+		for w in 1280 390; do
+			overflow "$page" "$w" "$tmp/over$w.txt"
+			fits "$tmp/over$w.txt" "$w" "the report"
+		done
+		# The check can fail: a table too wide for a phone.
+		cat > "$tmp/wide.html" <<'HTML'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>wide</title></head>
+<body><table><tr><td>a_cell_far_too_long_to_wrap_on_a_phone_of_390_pixels_wide_so_the_page_scrolls_sideways</td></tr></table></body></html>
+HTML
+		REPORT_SHOTS= overflow "$tmp/wide.html" 390 "$tmp/wide.txt"
+		if awk '$1 == "viewport" { exit !($4 > 390) }' "$tmp/wide.txt" && grep -q '^sticks out table' "$tmp/wide.txt"; then
+			pass "browser: the overflow probe reports a table too wide for a phone"
+		else
+			fail "browser: the overflow probe missed a table too wide for 390 px: $(tr '\n' ';' < "$tmp/wide.txt")"
+		fi
 		probe "$tmp/bad.html" "$tmp/bad.txt"
 		if grep -q '^failed IMG file://.*/missing.png$' "$tmp/bad.txt" && [ "$(unrendered "$tmp/bad.txt" | awk '{ print $2 }')" = empty ]; then
 			pass "browser: the probe reports a missing image and an empty figure (and only those)"

@@ -1,7 +1,7 @@
 hf_n = 64
 hf_min = 0.0203588
 hf_max = 64.4942
-hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact fast gpu_greedy_in_order"
+hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact gpu_greedy_in_order fast"
 hf_rows = 15
 hf_inputs = 6
 hf_input_1 = "graph: gpt2_small_decode_f32 (559 buffers)"

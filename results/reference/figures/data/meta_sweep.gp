@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/sweep.csv, rev cda546115e, AMD EPYC (2 cores), 2026-11-30"
+meta_caption = "committed reference: results/reference/sweep.csv, rev 0147daf4e5, Intel(R) Xeon(R) Processor (2 cores), 2026-12-07"

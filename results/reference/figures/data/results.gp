@@ -1,6 +1,7 @@
 planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of executorch_greedy ggml_gallocr gpu_greedy_in_order ort_mem_pattern ort_sequential"
 align_ratio = 1
 align_bytes = 64
+bytes_choice = "6 of the 102 graphs, where the planners differ most (and chain_24k)"
 n_graphs = 102
 n_families = 12
 ratio_cap = 4.00391
