@@ -14,7 +14,12 @@ BUILD   ?= build
 
 # Everything is found by glob: a new planner, harness module, generator or
 # test file needs no edit here.
-PLANNER_SRC  := $(sort $(wildcard planners/*.c))
+# PLANNERS_DIR=<folder> (outside the tree) adds its C planner files, and
+# its Python strategies to `make bench` (docs/python.md).
+PLANNERS_DIR ?=
+EXT_PLANNER_SRC := $(if $(PLANNERS_DIR),$(sort $(wildcard $(PLANNERS_DIR)/*.c)))
+EXT_PLANNER_PY  := $(if $(PLANNERS_DIR),$(sort $(wildcard $(PLANNERS_DIR)/*.py)))
+PLANNER_SRC  := $(sort $(wildcard planners/*.c)) $(EXT_PLANNER_SRC)
 PLANLIB_SRC  := $(sort $(wildcard planners/lib/*.c))
 # The ONNX importer (harness/import/onnx*.c and onnx_proto.cc) stays out
 # of the library: only binaries that read ONNX link it and libonnx.
@@ -29,7 +34,8 @@ GENLIB_SRC   := $(sort $(wildcard graphs/gen/lib/*.c))
 TEST_SRC     := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC  := $(sort $(wildcard tests/lib/*.c))
 
-obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(EXT_PLANNER_SRC),$(1))) \
+	$(patsubst $(PLANNERS_DIR)/%.c,$(BUILD)/obj/planners-dir/%.o,$(filter $(EXT_PLANNER_SRC),$(1)))
 LIB_OBJ      := $(call obj,$(PLANNER_SRC) $(PLANLIB_SRC) $(HARNESS_SRC))
 TIMING_OBJ   := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TIMING_SRC))
 ONNX_OBJ     := $(call obj,$(ONNX_SRC)) $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))
@@ -40,8 +46,8 @@ GENS         := $(patsubst graphs/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench bench-slurm sweep sweep-problems test test-long test-all test-unit test-binaries \
-	deps clean plots paper corpus scaling bench-cli fuzz fresh-check compare report reference baselines \
-	transforms hard FORCE
+	test-python python deps clean plots paper corpus scaling bench-cli fuzz fresh-check compare report \
+	reference baselines transforms hard FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -50,12 +56,15 @@ help:
 	@echo "                  (CORPUS=full adds the scale sweep; BENCH_FLAGS=... passes options)"
 	@echo "                  (-jN: N shards at once; HOSTS=\"2/host1,2/host2\": over ssh;"
 	@echo "                  unchanged shards are reused; ACCEPT_MIXED=1: also those of another build)"
+	@echo "                  (PLANNERS_DIR=<folder>: its C planners and Python strategies too)"
 	@echo "make test         the test suite: unit tests and fast end-to-end checks, about 5 minutes"
 	@echo "                  (with or without ../shared; skips are named; docs/testing.md)"
 	@echo "make test-long    the long checks: campaigns over sshd and Slurm, the report in Chromium,"
 	@echo "                  sanitizers, fuzzing, bench -> plots -> paper, make fresh-check (root)"
 	@echo "make test-all     make test, then make test-long (what CI runs)"
 	@echo "make test-unit    the C test binaries only (CI runs them under sanitizers)"
+	@echo "make python       the Python package's shared library -> $(BUILD)/libarenabench.so (docs/python.md)"
+	@echo "make test-python  the Python package's tests alone (pytest; part of make test)"
 	@echo "make deps         install the Debian packages make, make test and make bench need (root)"
 	@echo "make bench-slurm  the same campaign as a Slurm job array (SLURM_WAIT=1 waits for the merge)"
 	@echo "make sweep        all alignments and the budgeted planners -> results/sweep.csv"
@@ -101,7 +110,7 @@ SBATCH_FLAGS ?=
 SLURM_WAIT ?=
 ACCEPT_MIXED ?=
 campaign = sh scripts/study/campaign.sh $(1) --build $(BUILD) --jobs $(JOBS) $(if $(HOSTS),--hosts "$(HOSTS)") $(if $(ACCEPT_MIXED),--accept-mixed)
-bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(BENCH_FLAGS)
+bench_args = --out $(BENCH_OUT) $(CORPUS_DIRS) -- --align 1,16,64 $(if $(EXT_PLANNER_PY),--planners-dir $(abspath $(PLANNERS_DIR))) $(BENCH_FLAGS)
 
 # README's two commands install what they need first (plain `make` only
 # names what is missing), then build.
@@ -184,7 +193,7 @@ fuzz:
 # Building only checks: a missing package is named with the command that
 # installs it (make deps); `make test` and `make bench` install first.
 deps:
-	@sh scripts/deps.sh build test onnx plots paper campaign report
+	@sh scripts/deps.sh build test onnx plots paper campaign report python python-test
 $(BUILD)/.deps-build: scripts/deps.sh
 	@mkdir -p $(BUILD)
 	@sh scripts/deps.sh --check build
@@ -222,6 +231,16 @@ $(BUILD)/obj/%.o: %.cc $(BUILD)/.deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/harness/core/registry.o: $(BUILD)/planners.def
+# `py:` strategies: the interpreter and the package's folder (docs/python.md)
+$(BUILD)/obj/harness/cli/python_planner.o: CPPFLAGS += -DAB_PYTHON='"$(PYTHON)"' -DAB_PYTHON_DIR='"$(abspath python)"'
+ifneq ($(PLANNERS_DIR),)
+$(BUILD)/obj/planners-dir/%.o: $(PLANNERS_DIR)/%.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/pic/planners-dir/%.o: $(PLANNERS_DIR)/%.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+endif
 # libonnx's headers need these (Debian's CMake package sets the same).
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
 $(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC)): $(BUILD)/.deps-onnx
@@ -233,6 +252,31 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(call obj,$(CLI_SRC)) $(TIMING_OBJ) $(ONNX_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(ONNX_LIBS) -lbenchmark -lpthread $(LDLIBS)
 
+# --- the Python package (python/, docs/python.md) ---------------------------
+# `make python`: the library's sources compiled again with -fPIC in their
+# own folder, with the package's C API (python/capi/) and Google
+# Benchmark's timer, as one shared library; the ONNX importer as a second
+# one that the package loads beside it (the loader hook, docs/onnx.md).
+PYTHON      ?= /usr/bin/python3
+pic          = $(patsubst $(BUILD)/obj/%,$(BUILD)/pic/%,$(1))
+PY_CAPI_SRC := $(sort $(wildcard python/capi/*.c))
+PY_LIB      := $(BUILD)/libarenabench.so
+PY_ONNX_LIB := $(BUILD)/libarenabench_onnx.so
+$(BUILD)/pic/%.o: %.c $(BUILD)/.deps-build | $(BUILD)/planners.def
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.cc $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/harness/core/registry.o: $(BUILD)/planners.def
+$(call pic,$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))): CPPFLAGS += -DONNX_ML=1 -DONNX_NAMESPACE=onnx
+$(call pic,$(patsubst %.cc,$(BUILD)/obj/%.o,$(ONNX_CC_SRC))): $(BUILD)/.deps-onnx
+$(PY_LIB): $(call pic,$(LIB_OBJ) $(call obj,$(PY_CAPI_SRC)) $(TIMING_OBJ))
+	$(CXX) -shared $(LDFLAGS) -o $@ $^ -lbenchmark -lpthread $(LDLIBS)
+$(PY_ONNX_LIB): $(call pic,$(ONNX_OBJ)) $(PY_LIB)
+	$(CXX) -shared $(LDFLAGS) -o $@ $(call pic,$(ONNX_OBJ)) $(ONNX_LIBS) $(LDLIBS)
+python: $(PY_LIB) $(PY_ONNX_LIB)
+
 # --- corpus generators -------------------------------------------------------
 $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 	@mkdir -p $(@D)
@@ -243,8 +287,9 @@ $(BUILD)/gen/%: graphs/gen/%.c $(call obj,$(GENLIB_SRC)) $(LIB)
 # (a fresh machine has none; `make fresh-check` proves the order).
 $(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
 # They link the users' option parser (cli/options.c, tier_spec.c) too: tests of --tier
-# and --dim call the parser the command line reaches.
-TEST_CLI_OBJ := $(call obj,harness/cli/options.c harness/cli/tier_spec.c)
+# and --dim call the parser the command line reaches (with python_planner.c,
+# whose py: planners the parser resolves).
+TEST_CLI_OBJ := $(call obj,harness/cli/options.c harness/cli/tier_spec.c harness/cli/python_planner.c)
 $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
@@ -255,8 +300,12 @@ $(filter $(BUILD)/tests/test_onnx%,$(TESTS)): $(ONNX_OBJ)
 # what it needs, then builds and runs the fast tier: every step timed, each
 # skip named, closing on "tests: N passed, N failed, N skipped".
 test:
-	@sh scripts/deps.sh build test onnx plots
+	@sh scripts/deps.sh build test onnx plots python-test
 	@sh scripts/run-tests.sh fast $(BUILD)
+
+# The Python package's tests alone (python/tests; pytest from Debian).
+test-python:
+	@sh python/tests/run.sh $(BUILD)
 
 # The long checks: sshd and Slurm campaigns, Chromium, sanitizers, fuzzing,
 # bench -> plots -> paper, fresh-check.  Root for the services and chroot.

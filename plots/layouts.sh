@@ -1,7 +1,8 @@
 #!/bin/sh
 # plots/layouts.sh DATADIR OUTDIR "FORMATS": plan-layout figures for graphs
 # chosen from the results (plots/plotdata.awk, DATADIR/layout_candidates.csv):
-#   layout_<planner>        one per planner of the results, for the graph
+#   layout_<planner>        one per planner of the results (a Python
+#                           strategy's from STRATEGY_DIRS/NAME.py), for the graph
 #                           where the reuse-aware planners differ most
 #                           (at most 400 buffers, so the rectangles show);
 #   layout_large_<planner>  the best and the worst reuse-aware planner on
@@ -70,7 +71,20 @@ draw_set() {
 	for p in $list; do
 		plan=$data/${prefix}plan_$p.csv
 		live=$data/${prefix}live_$p.csv
-		if ! "$bin" plan "$file" --planner "$p" --align "$align" ${dims:+--dims-file} ${dims:+"$dims"} \
+		# a Python strategy (the CSV's language column) is planned from its
+		# file, found as NAME.py in STRATEGY_DIRS (docs/python.md)
+		spec=$p
+		if ! "$bin" list 2>/dev/null | grep -q "^$p[[:space:]]"; then
+			spec=""
+			for d in ${STRATEGY_DIRS:-python/examples}; do
+				[ -f "$d/$p.py" ] && { spec="py:$d/$p.py"; break; }
+			done
+			if [ -z "$spec" ]; then
+				say "layout of $p not drawn: not a planner of $bin and no $p.py in STRATEGY_DIRS (${STRATEGY_DIRS:-python/examples})"
+				continue
+			fi
+		fi
+		if ! "$bin" plan "$file" --planner "$spec" --align "$align" ${dims:+--dims-file} ${dims:+"$dims"} \
 			--emit-plan "$plan" --emit-live "$live" >"$data/${prefix}plan_$p.log" 2>&1; then
 			say "'$bin plan $file --planner $p --align $align${dims:+ --dims-file $dims} --emit-plan ... --emit-live ...' failed:"
 			sed 's/^/    /' "$data/${prefix}plan_$p.log" >&2

@@ -15,7 +15,7 @@
 # the CSV), ALIGN_BYTES (align of figure 2; default 64), BYTES_GRAPHS
 # (comma-separated graphs of figure 2), FORMATS (default "svg pdf png"),
 # ARENABENCH (the binary that plans the layouts; default build/arenabench),
-# LAYOUT_GRAPH, LAYOUT_ALIGN, LAYOUT_SEARCH (plots/layouts.sh), and
+# LAYOUT_GRAPH, LAYOUT_ALIGN, LAYOUT_SEARCH, STRATEGY_DIRS (plots/layouts.sh), and
 # REFERENCE_FALLBACK (scripts/lib/sources.sh).
 set -eu
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs.
 # Usage: scripts/deps.sh [--check] GROUP...   (groups: build test onnx plots paper cli
-#   fuzz fresh campaign campaign-ssh slurm campaign-test report report-test)
+#   fuzz fresh campaign campaign-ssh slurm campaign-test report report-test python
+#   python-test)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # --check installs nothing: it names what is missing and the command that
 # installs it (`make deps`), and fails; plain `make` checks this way.
@@ -40,7 +41,12 @@ pkgs_for() {
 	# make report (the figures as SVG), and its test in a real browser
 	report) echo "gnuplot-nox" ;;
 	report-test) echo "gnuplot-nox chromium" ;;
-	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm, campaign-test, report or report-test)" >&2; exit 2 ;;
+	# the Python package (ctypes over build/libarenabench.so; docs/python.md):
+	# Debian's interpreter, numpy, and pip/setuptools for an offline install
+	python) echo "python3 python3-numpy python3-pip python3-setuptools python3-venv" ;;
+	# its tests, and the install that README's and docs/python.md's blocks run
+	python-test) echo "python3 python3-numpy python3-pytest python3-pip python3-setuptools python3-venv gnuplot-nox" ;;
+	*) echo "scripts/deps.sh: unknown group '$1' (expected build, test, onnx, plots, paper, cli, fuzz, fresh, campaign, campaign-ssh, slurm, campaign-test, report, report-test, python or python-test)" >&2; exit 2 ;;
 	esac
 }
 

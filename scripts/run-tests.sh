@@ -127,6 +127,7 @@ fast)
 	step plots-selftest script sh plots/plots-selftest.sh
 	step own-corpus script sh tests/report/test-own-corpus.sh "$build"
 	step docs script sh tests/docs/test-docs.sh "$build"
+	step python script sh python/tests/run.sh "$build"
 	step test-budget script sh tests/docs/test-budget.sh "$times.tmp" "$(( $(date +%s) - start_all ))"
 	;;
 long)

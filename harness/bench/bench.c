@@ -393,7 +393,7 @@ static const char *const columns =
 	"align,options,valid,exec_check,peak_bytes,peak_align1_bytes,"
 	"padding_bytes,arenas,stopped_by,optimal,best_bound_bytes,iterations,"
 	"plan_ns,plan_ns_stddev,repetitions,lower_bound_original_bytes,"
-	"tier_peaks,spilled_bytes,reorder_ns,threads";
+	"tier_peaks,spilled_bytes,reorder_ns,threads,language";
 
 /* CSV fields never hold commas, quotes or newlines. */
 static void put_field(FILE *f, const char *s)
@@ -453,7 +453,9 @@ int ab_rows_write_csv(FILE *f, const struct ab_rows *rows)
 		}
 		if (r->reorder_ns > 0)
 			fprintf(f, "%.0f", r->reorder_ns);
-		fprintf(f, ",%u\n", r->threads ? r->threads : 1);
+		fprintf(f, ",%u,", r->threads ? r->threads : 1);
+		put_field(f, r->planner->language ? r->planner->language : "c");
+		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
 }

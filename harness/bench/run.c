@@ -79,10 +79,14 @@ int ab_run_planner(const struct ab_input *in, const struct ab_planner *pl,
 	one = *o;
 	one.threads_used = &plan->threads;
 	one.combinator = NULL;
+	one.context = pl->context;
 	if (!c) {
+		struct ab_error why = { { 0 } };
+
+		one.why = &why;
 		rc = ab_planner_run(pl, &in->problem, &one, plan);
 		return rc ? ab_fail(err, rc, "planner %s failed: %s", pl->name,
-				    strerror(-rc))
+				    why.msg[0] ? why.msg : strerror(-rc))
 			  : 0;
 	}
 	if (in->problem.n_parts > 1)

@@ -38,6 +38,7 @@ struct args {
 	uint32_t aligns[16];
 	size_t n_aligns;
 	const char *planners;   /* comma list, or NULL */
+	const char *planners_dir; /* bench --planners-dir: its *.py strategies */
 	const char *cost;       /* fast | budgeted | all */
 	const char *out;
 	const char *emit_plan, *emit_live, *plot;
@@ -97,6 +98,20 @@ void cli_command_help(FILE *f, enum cli_cmd cmd);
 /* The planners of --planners, or of --cost (message printed on error). */
 int cli_planners(const struct args *a, const struct ab_planner ***out,
 		 size_t *n);
+/* A Python strategy file as a planner whose plan runs it in a child
+ * process (python_planner.c; docs/python.md); the same path gives the
+ * same planner.  0, or a negative errno (message printed). */
+int cli_python_planner(const char *path, const struct ab_planner **out);
+/* The planner NAME of the registry, or py:FILE's; *out NULL when the
+ * registry has no NAME.  0, or a negative errno (message printed). */
+int cli_find_planner(const char *name, const struct ab_planner **out);
+/* The same appended to a malloc'd planner list; and every DIR/ *.py, sorted
+ * by name (bench --planners-dir, make bench PLANNERS_DIR=). */
+int cli_add_python_planner(const char *path, const struct ab_planner ***list,
+			   size_t *n);
+int cli_python_planners_dir(const char *dir, const struct ab_planner ***list,
+			    size_t *n);
+
 /* For explain and suite, which take one model or minimalloc problems:
  * with --cost budgeted or all and no --planners, that class's planners but
  * the fixed class (offline: explain adds its own row where a model fixes

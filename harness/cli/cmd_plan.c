@@ -131,7 +131,8 @@ int cmd_plan(struct args *a)
 		fprintf(stderr, "arenabench: plan: expected FILE --planner P [--align N] [--emit-plan out.csv] [--emit-live live.csv]\n");
 		return EXIT_USAGE;
 	}
-	pl = ab_planner_find(a->planners);
+	if (cli_find_planner(a->planners, &pl))
+		return EXIT_USAGE;
 	if (!pl) {
 		struct ab_error e = { { 0 } };
 

@@ -23,7 +23,7 @@
 enum {
 	O_ALIGN = 256, O_LIFETIMES, O_RUNTIME, O_ROUND, O_NO_SCRATCH,
 	O_SUBGRAPH, O_DIM, O_SEED, O_BUDGET, O_PHASES, O_SAFETY, O_REORDER,
-	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS,
+	O_REORDER_WIDTH, O_INPLACE, O_TIER, O_TIER_BENEFIT, O_PLANNERS, O_PLANNERS_DIR,
 	O_PLANNER, O_COST, O_OUT, O_EMIT_PLAN, O_EMIT_LIVE, O_CAPACITY, O_PLOT, O_JSON,
 	O_NO_TIMING, O_QUIET, O_STRICT, O_HEADER, O_BUDGET_SECONDS, O_AGAINST, O_RATIOS, O_HELP,
 	O_BUFFERS, O_PLOT_MIN_BYTES, O_PLOT_STEPS, O_FAMILY, O_TIMINGS,
@@ -82,7 +82,9 @@ static const struct option_doc table[] = {
 	{ { "planners", required_argument, NULL, O_PLANNERS }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "a,b,...", "planners to run (default: every planner of --cost)" },
 	{ { "planner", required_argument, NULL, O_PLANNER }, PLANS | CMD_SCALE | CMD_COMPARE, "P",
-	  "the planner (see `arenabench list`)" },
+	  "the planner (see `arenabench list`); py:FILE.py: a Python strategy (docs/python.md)" },
+	{ { "planners-dir", required_argument, NULL, O_PLANNERS_DIR }, CMD_BENCH, "DIR",
+	  "add the Python strategies DIR/*.py to the planners (docs/python.md)" },
 	{ { "cost", required_argument, NULL, O_COST }, CMD_BENCH | CMD_EXPLAIN | CMD_SUITE,
 	  "fast|budgeted|all", "planners by cost class (default fast)" },
 	{ { "out", required_argument, NULL, O_OUT }, CMD_BENCH | CMD_SUITE | CMD_EXPORT, "FILE",
@@ -679,6 +681,9 @@ static int set_option(int id, const char *o, const char *v, struct args *a)
 	case O_PLANNER:
 		a->planners = v;
 		return 0;
+	case O_PLANNERS_DIR:
+		a->planners_dir = v;
+		return 0;
 	case O_AGAINST:
 		a->against = v;
 		return 0;
@@ -843,14 +848,59 @@ void cli_args_free(struct args *a)
 
 /* ----------------------------------------------- planners and inputs */
 
+/* The registry's planners of --planners (or --cost), then the Python ones:
+ * the list's py:FILE entries and --planners-dir's files. */
 int cli_planners(const struct args *a, const struct ab_planner ***out,
 		 size_t *n)
 {
 	struct ab_error err = { { 0 } };
-	int rc = ab_pick_planners(a->planners, a->cost, out, n, &err);
+	char *c_list = NULL, *py_list = NULL, *save = NULL;
+	bool only_py = false;
+	int rc;
 
-	if (rc)
-		fprintf(stderr, "arenabench: %s\n", err.msg);
+	if (a->planners) {
+		size_t len = strlen(a->planners) + 1;
+
+		c_list = calloc(1, len);
+		py_list = calloc(1, len);
+		if (!c_list || !py_list) {
+			free(c_list);
+			free(py_list);
+			fprintf(stderr, "arenabench: out of memory\n");
+			return -ENOMEM;
+		}
+		for (const char *s = a->planners; *s;) {
+			size_t k = strcspn(s, ",");
+			char *to = strncmp(s, "py:", 3) ? c_list : py_list;
+
+			if (*to)
+				strcat(to, ",");
+			strncat(to, s, k);
+			s += k + (s[k] == ',');
+		}
+		only_py = !*c_list && *py_list;
+	}
+	if (only_py) {
+		*out = NULL;
+		*n = 0;
+		rc = 0;
+	} else {
+		rc = ab_pick_planners(c_list, a->cost, out, n, &err);
+		if (rc)
+			fprintf(stderr, "arenabench: %s\n", err.msg);
+	}
+	for (char *f = py_list ? strtok_r(py_list, ",", &save) : NULL; !rc && f;
+	     f = strtok_r(NULL, ",", &save))
+		rc = cli_add_python_planner(f + 3, out, n);
+	free(c_list);
+	free(py_list);
+	if (!rc && a->planners_dir)
+		rc = cli_python_planners_dir(a->planners_dir, out, n);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

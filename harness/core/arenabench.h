@@ -425,6 +425,12 @@ struct ab_plan_options {
 	uint32_t *threads_used;
 	/* AB_ROUTE_CHOSEN (0) outside tests. */
 	enum ab_route route;
+	/* Set by the harness (ab_run_planner) for a strategy that is not a
+	 * registered C planner: the planner's context (struct ab_planner),
+	 * and where its plan function may say why it failed (NULL = nowhere;
+	 * registered planners ignore both). */
+	const void *context;
+	struct ab_error *why;
 };
 
 /*
@@ -438,6 +444,12 @@ struct ab_planner {
 	enum ab_cost_class cost;
 	int (*plan)(const struct ab_problem *p, const struct ab_plan_options *o,
 		    struct ab_plan *out);
+	/* A strategy from outside C (the command line's `py:` planners, the
+	 * Python package's; docs/python.md): its language for the CSV's
+	 * `language` column (NULL = "c") and the state its plan function reads
+	 * as ab_plan_options.context.  Registered planners leave both NULL. */
+	const char *language;
+	const void *context;
 };
 
 /* Runs pl on p: pl->plan, or for a problem of several parts one run per

@@ -355,6 +355,19 @@ if [ -n "$dimsfile" ]; then
 	[ -f "$dimsfile" ] || die "--dims-file $dimsfile: no such file"
 	dimsha=$(sha "$dimsfile")
 fi
+# Python strategies (--planners-dir DIR, --planners ...,py:FILE) are code
+# outside the binary: their files' content joins each shard's key, so an
+# edited strategy is planned again (docs/python.md).
+pyfiles=$(prev=""; for a in "$@"; do
+	case $prev in --planners-dir) ls "$a"/*.py 2>/dev/null ;; --planners|--planner) echo "$a" | tr ',' '\n' | sed -n 's/^py://p' ;; esac
+	case $a in --planners-dir=*) ls "${a#*=}"/*.py 2>/dev/null ;; --planners=*|--planner=*) echo "${a#*=}" | tr ',' '\n' | sed -n 's/^py://p' ;; esac
+	prev=$a
+done)
+pysha=""
+if [ -n "$pyfiles" ]; then
+	# shellcheck disable=SC2086
+	pysha=$(cat $pyfiles 2>/dev/null | sha256sum | cut -d' ' -f1)
+fi
 {
 	echo "dir=$DIR"
 	echo "out=$OUT"
@@ -385,8 +398,9 @@ reused=0 total=0 mixed_reused=0
 while IFS= read -r f; do
 	total=$((total + 1))
 	h=$(sha "$f")
-	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s' \
+	key=$(printf 'arenabench-shard-2\ninput=%s\ninput_sha256=%s\nbinary_sha256=%s\nplanners=%s\ngit_revision=%s\ngit_dirty=%s\nbench_flags=%s\n%s%s' \
 		"$f" "$h" "$binsha" "$planners" "$rev" "$dirty" "$flags" "${dimsha:+dims_sha256=$dimsha
+}" "${pysha:+python_sha256=$pysha
 }" | sha256sum | cut -c1-24)
 	echo "input_sha256.$f=$h" >> "$run/conf"
 	res=$(check_shard "$DIR/shards" "$key" "$f" "$run/conf")
