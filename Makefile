@@ -289,7 +289,7 @@ $(call obj,$(TESTLIB_SRC)): $(BUILD)/.deps-test
 # They link the users' option parser (cli/options.c, tier_spec.c) too: tests of --tier
 # and --dim call the parser the command line reaches (with python_planner.c,
 # whose py: planners the parser resolves).
-TEST_CLI_OBJ := $(call obj,harness/cli/options.c harness/cli/tier_spec.c harness/cli/python_planner.c)
+TEST_CLI_OBJ := $(call obj,harness/cli/options.c harness/cli/select.c harness/cli/tier_spec.c harness/cli/python_planner.c)
 $(BUILD)/tests/%: tests/%.c $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(LIB) $(BUILD)/.deps-test
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib -DAB_BUILD_DIR='"$(BUILD)"' $(CFLAGS) -o $@ $< $(call obj,$(TESTLIB_SRC)) $(TEST_CLI_OBJ) $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_OBJ)) $(LIB) -lcriterion $(if $(filter test_onnx%,$(notdir $@)),$(ONNX_LIBS) -lstdc++) -lpthread $(LDLIBS)
