@@ -359,18 +359,22 @@ int fail(ab_error *err, int code, const char *path, const std::string &what)
 	return ab_fail(err, code, "%s: %s", path, what.c_str());
 }
 
-// The operators whose libonnx 1.12 inference (convPoolShapeInference,
-// convTransposeShapeInference) takes the kernel's rank from the weights
-// and then indexes vectors sized by the input's rank: weights of another
-// rank than the input read past the end (a null read, fuzz_onnx).  Models
+// The operators whose libonnx 1.12 inference may crash on a malformed
+// model: the convolutions' (convPoolShapeInference,
+// convTransposeShapeInference) take the kernel's rank from the weights and
+// then index vectors sized by the input's rank, so weights of another rank
+// than the input read past the end; the control-flow operators' (If, Loop,
+// Scan: ScanInferenceFunction read through a null pointer on a Scan whose
+// body was cut, fuzz_onnx) infer subgraphs without checking them.  Models
 // with one of them are inferred in a child process; the others in this
 // one (a fork per round costs 10-20 ms on a 300 MB process).
-bool has_conv(const std::vector<onnx::GraphProto *> &gs)
+bool needs_child(const std::vector<onnx::GraphProto *> &gs)
 {
 	for (auto *g : gs)
 		for (const auto &n : g->node())
 			if (n.op_type() == "Conv" || n.op_type() == "ConvInteger" ||
-			    n.op_type() == "QLinearConv" || n.op_type() == "ConvTranspose")
+			    n.op_type() == "QLinearConv" || n.op_type() == "ConvTranspose" ||
+			    n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan")
 				return true;
 	return false;
 }
@@ -379,7 +383,8 @@ bool has_conv(const std::vector<onnx::GraphProto *> &gs)
 // leaves each graph's value_info and outputs, as inferred, in gs[i].
 // Debian's libonnx 1.12 reads through a null pointer on some malformed
 // models (fuzz_onnx found a ConvInteger whose input has a lower rank than
-// its weights: convPoolShapeInference), and a crash there must be the
+// its weights: convPoolShapeInference; and a Scan: ScanInferenceFunction),
+// and a crash there must be the
 // file's error, not the harness's.  The child answers with one tag byte
 // ('O' inferred, 'E' an exception's message, 'M' out of memory) and, after
 // 'O', each graph's value_info and outputs as a length-prefixed GraphProto.
@@ -644,7 +649,7 @@ int abx_onnx_infer(struct abx_onnx *h, const struct ab_onnx_hint *hints, size_t 
 				n = c;
 			}
 		}
-		if (has_conv(gs)) {
+		if (needs_child(gs)) {
 			if (int rc = infer_isolated(m, gs, path, err))
 				return rc;
 		} else {
