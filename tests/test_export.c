@@ -191,15 +191,6 @@ static char *tmp_path(const char *name)
 	return buf[k];
 }
 
-static void write_bytes(const char *path, const uint8_t *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	cr_assert_eq(fwrite(p, 1, n, f), n);
-	cr_assert_eq(fclose(f), 0);
-}
-
 static bool file_exists(const char *path)
 {
 	struct stat st;
@@ -438,7 +429,7 @@ Test(byte_fixture, export_plans_and_writes_the_hand_written_file)
 	size_t len;
 	int rc;
 
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	rc = ab_export_model(in, outp, &o, &rep, &err);
 	cr_assert_eq(rc, 0, "%s", err.msg);
 	got = tu_slurp(outp, &len);
@@ -470,7 +461,7 @@ Test(byte_fixture, export_is_deterministic)
 	struct ab_error err;
 	size_t nx, ny;
 
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	cr_assert_eq(ab_export_model(in, a, &o, &rep, &err), 0, "%s", err.msg);
 	cr_assert_eq(ab_export_model(in, b, &o, &rep, &err), 0, "%s", err.msg);
 	x = tu_slurp(a, &nx);
@@ -490,7 +481,7 @@ Test(round_trip, hand_model_with_every_fast_planner)
 	char *in = strdup(tmp_path("hand.tflite"));
 
 	cr_assert_not_null(in);
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	for (size_t k = 0; k < ab_planner_count(); k++)
 		if (ab_planner_at(k)->cost == AB_COST_FAST)
 			cr_expect(round_trip(in, ab_planner_at(k)->name));
@@ -508,7 +499,7 @@ Test(round_trip, fixtures)
 		size_t len;
 		uint8_t *m = tfw_fixture(which[i], &len);
 
-		write_bytes(in, m, len);
+		tu_write_bytes(in, m, len);
 		free(m);
 		cr_expect(round_trip(in, NULL), "%s", tfw_fixture_name(which[i]));
 	}
@@ -529,7 +520,7 @@ Test(round_trip, an_old_plan_is_replaced_and_other_metadata_kept)
 	size_t len;
 	uint8_t *m = tfw_fixture(TFW_FIX_OFFLINE_PLAN, &len);
 
-	write_bytes(in, m, len);
+	tu_write_bytes(in, m, len);
 	free(m);
 	cr_assert_eq(ab_export_model(in, outp, &o, &rep, &err), 0, "%s",
 		     err.msg);
@@ -560,7 +551,7 @@ Test(round_trip, an_export_exports_again)
 	struct ab_export_report rep;
 	struct ab_error err;
 
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	cr_assert_eq(ab_export_model(in, one, &o, &rep, &err), 0, "%s", err.msg);
 	cr_expect_not(rep.replaced_old_plan);
 	cr_assert_eq(ab_export_model(one, two, &o, &rep, &err), 0, "%s",
@@ -626,7 +617,7 @@ static void expect_refused(const char *in, const struct ab_export_options *o,
 	size_t len;
 	int rc;
 
-	write_bytes(outp, (const uint8_t *)"keep", 4);
+	tu_write_bytes(outp, (const uint8_t *)"keep", 4);
 	rc = ab_export_model(in, outp, o, &rep, &err);
 	cr_expect_eq(rc, code, "%s: rc %d, expected %d: %s", in, rc, code,
 		     err.msg);
@@ -647,7 +638,7 @@ static char *fixture_file(int which, const char *name)
 	size_t len;
 	uint8_t *m = tfw_fixture(which, &len);
 
-	write_bytes(p, m, len);
+	tu_write_bytes(p, m, len);
 	free(m);
 	return p;
 }
@@ -715,7 +706,7 @@ Test(refuse, malformed_models)
 	char *p = tmp_path("trunc.tflite");
 
 	/* Truncated in the subgraph: the importer names the file. */
-	write_bytes(p, hand_model, 150);
+	tu_write_bytes(p, hand_model, 150);
 	expect_refused(p, &o, -EBADMSG, "trunc.tflite");
 	/* Wrong identifier. */
 	memcpy(m, hand_model, sizeof(m));
@@ -763,7 +754,7 @@ Test(refuse, bad_options)
 	struct ab_export_report rep;
 	struct ab_error err;
 
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	expect_refused(in, &o, -EINVAL, "power of two >= 16");
 	o.align = 48;
 	expect_refused(in, &o, -EINVAL, "--align 48");
@@ -828,7 +819,7 @@ Test(cli, export_prints_the_report_and_exit_codes_say_what_happened)
 		cr_skip_test("arenabench is not built next to the test binary");
 		return;
 	}
-	write_bytes(in, hand_model, sizeof(hand_model));
+	tu_write_bytes(in, hand_model, sizeof(hand_model));
 	snprintf(cmd, sizeof(cmd), "%s export %s --out %s --planner linear 2>&1",
 		 bin, in, outp);
 	cr_assert_eq(tu_run(cmd, &out), 0, "%s", out);
@@ -852,7 +843,7 @@ Test(cli, export_prints_the_report_and_exit_codes_say_what_happened)
 	cr_expect_not(file_exists(tmp_path("x.tflite")));
 	free(out);
 	/* A bad model: exit 2, the message names it, nothing written. */
-	write_bytes(tmp_path("bad.tflite"), hand_model, 100);
+	tu_write_bytes(tmp_path("bad.tflite"), hand_model, 100);
 	snprintf(cmd, sizeof(cmd), "%s export %s --out %s 2>&1", bin,
 		 tmp_path("bad.tflite"), tmp_path("y.tflite"));
 	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);

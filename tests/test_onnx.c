@@ -40,11 +40,7 @@ static char fx[PATH_MAX];
 
 static void fixtures_setup(void)
 {
-	char cmd[PATH_MAX + 64];
-
-	tu_tmpdir_make(fx, sizeof(fx), "ab-onnx");
-	snprintf(cmd, sizeof(cmd), PY " tests/onnx/fixtures.py %s 2>&1", fx);
-	cr_assert_eq(tu_run(cmd, NULL), 0, "tests/onnx/fixtures.py failed");
+	tu_onnx_fixtures(fx, sizeof(fx), "ab-onnx");
 }
 
 static void fixtures_teardown(void)
@@ -405,15 +401,6 @@ Test(fixtures, refused_by_name)
 
 /* ------------------------------------------------------------ malformed */
 
-static void write_bytes(const char *path, const uint8_t *b, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert(f);
-	cr_assert_eq(fwrite(b, 1, n, f), n);
-	fclose(f);
-}
-
 static void expect_refused(const char *path, const char *what)
 {
 	struct ab_input in;
@@ -435,13 +422,13 @@ Test(fixtures, malformed)
 	b = (uint8_t *)tu_slurp(src, &len);
 	cr_assert(b && len > 40);
 	snprintf(p, sizeof(p), "%s/truncated.onnx", fx);
-	write_bytes(p, b, len - 7);
+	tu_write_bytes(p, b, len - 7);
 	expect_refused(p, "protobuf parse failed");
 	snprintf(p, sizeof(p), "%s/magic.onnx", fx);
-	write_bytes(p, (const uint8_t *)"TFL3\xff\xff\xff\xff garbage", 17);
+	tu_write_bytes(p, (const uint8_t *)"TFL3\xff\xff\xff\xff garbage", 17);
 	expect_refused(p, "not an ONNX ModelProto");
 	snprintf(p, sizeof(p), "%s/empty.onnx", fx);
-	write_bytes(p, b, 0);
+	tu_write_bytes(p, b, 0);
 	expect_refused(p, "no graph");
 	free(b);
 }
@@ -708,7 +695,7 @@ Test(fixtures, cli_exit_codes)
 	char *out = NULL;
 
 	snprintf(p, sizeof(p), "%s/bad.onnx", fx);
-	write_bytes(p, (const uint8_t *)"\x08\x07\x12\xff\xff\xff\xff\x0f", 8);
+	tu_write_bytes(p, (const uint8_t *)"\x08\x07\x12\xff\xff\xff\xff\x0f", 8);
 	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench plan %s --planner linear 2>&1", p);
 	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);
 	cr_expect(strstr(out, p), "%s", out);

@@ -35,7 +35,6 @@
 #include "testutil.h"
 #include "tflite_writer.h"
 
-#define PY "/usr/bin/python3"
 #define BIN AB_BUILD_DIR "/arenabench"
 #define NODE_DIR "/usr/share/libonnx-testdata/data/node"
 
@@ -43,11 +42,7 @@ static char fx[PATH_MAX];
 
 static void fixtures_setup(void)
 {
-	char cmd[PATH_MAX + 64];
-
-	tu_tmpdir_make(fx, sizeof(fx), "ab-users");
-	snprintf(cmd, sizeof(cmd), PY " tests/onnx/fixtures.py %s 2>&1", fx);
-	cr_assert_eq(tu_run(cmd, NULL), 0, "tests/onnx/fixtures.py failed");
+	tu_onnx_fixtures(fx, sizeof(fx), "ab-users");
 }
 
 static void fixtures_teardown(void)
@@ -56,15 +51,6 @@ static void fixtures_teardown(void)
 }
 
 TestSuite(users, .init = fixtures_setup, .fini = fixtures_teardown);
-
-static void write_bytes(const char *path, const uint8_t *b, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert(f, "%s", path);
-	cr_assert_eq(fwrite(b, 1, n, f), n);
-	fclose(f);
-}
 
 /* Runs a command (stderr with stdout); returns its exit status. */
 static int run(char **out, const char *fmt, ...)
@@ -125,7 +111,7 @@ static void write_fixture(const char *dir, const char *name, uint8_t *bytes, siz
 	char p[PATH_MAX + 64];
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	write_bytes(p, bytes, len);
+	tu_write_bytes(p, bytes, len);
 	free(bytes);
 }
 

@@ -284,3 +284,21 @@ void tu_expect_exit(const char *what, int rc, char *out, int code,
 	cr_expect(strstr(o, message) != NULL, "%s: '%s' lacks '%s'", what, o, message);
 	free(out);
 }
+
+void tu_write_bytes(const char *path, const uint8_t *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	cr_assert_eq(fwrite(bytes, 1, n, f), n, "%s: short write", path);
+	cr_assert_eq(fclose(f), 0, "%s: %s", path, strerror(errno));
+}
+
+void tu_onnx_fixtures(char *dir, size_t len, const char *prefix)
+{
+	char cmd[PATH_MAX + 64];
+
+	tu_tmpdir_make(dir, len, prefix);
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 tests/onnx/fixtures.py %s 2>&1", dir);
+	cr_assert_eq(tu_run(cmd, NULL), 0, "tests/onnx/fixtures.py failed");
+}

@@ -62,6 +62,11 @@ bool tu_each_shared_input(void (*fn)(const char *path,
  * output to hold `message`; frees `out`. */
 void tu_expect_exit(const char *what, int rc, char *out, int code,
 		    const char *message);
+/* Writes n bytes to path; aborts the test if it cannot. */
+void tu_write_bytes(const char *path, const uint8_t *bytes, size_t n);
+/* A fresh scratch directory (tu_tmpdir_make) holding the ONNX fixtures
+ * that tests/onnx/fixtures.py writes; aborts the test if it fails. */
+void tu_onnx_fixtures(char *dir, size_t len, const char *prefix);
 /* Writes text to dir/name; aborts the test if it cannot. */
 void tu_write_file(const char *dir, const char *name, const char *text);
 
