@@ -151,11 +151,13 @@ static int place_scanning(const struct ab_problem *p, const uint32_t *order,
  * index <= k, and stacking is only tried when every object is hit, so the
  * decision costs O(k) more.
  */
-static int place_indexed(const struct ab_problem *p, const uint32_t *order,
+static int place_indexed(const struct ab_problem *p,
+			 const struct ab_plan_options *o, const uint32_t *order,
 			 uint64_t align, struct object *obj, size_t *n_objp,
 			 uint64_t stride)
 {
 	size_t n = p->n, n_obj = 0;
+	uint64_t total = 0; /* the objects' sizes: the peak so far */
 	uint64_t *key = malloc((n + 1) * sizeof(*key));
 	uint64_t *top = malloc((n + 1) * sizeof(*top));
 	size_t *stamp = malloc((n + 1) * sizeof(*stamp));
@@ -200,6 +202,11 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 				break;
 			}
 		rc = assign(obj, &n_obj, pick, stack, stack_at, i, size, b);
+		if (!rc && pick == SIZE_MAX && stack == SIZE_MAX) {
+			total += size; /* a new object */
+			if (ab_above_cutoff(o, total))
+				rc = AB_ABOVE_CUTOFF;
+		}
 		if (!rc) {
 			size_t j = pick != SIZE_MAX ? pick : stack != SIZE_MAX
 							? stack : n_obj - 1;
@@ -256,7 +263,7 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 
 	rc = ab_order_by_keys(p, order, keys, 2);
 	if (!rc && indexed)
-		rc = place_indexed(p, order, align, obj, &n_obj, stride);
+		rc = place_indexed(p, o, order, align, obj, &n_obj, stride);
 	else if (!rc)
 		rc = place_scanning(p, order, align, obj, &n_obj);
 	if (rc)

@@ -18,7 +18,8 @@
  *     buffers get offset 0 and are not recorded (XLA's Alloc does this).
  *  3. BufferAssigner runs both orders under ChooseBestHeapAlgorithm and
  *     keeps the smaller heap; ties keep the first (spatial).  This planner
- *     does the same.
+ *     does the same, and stops the temporal pass once its heap reaches the
+ *     spatial one (it can no longer be kept; ab_plan_options.cutoff).
  * Ties: as above; every key ends in the buffer index, so the order is
  * total and the result deterministic.
  * Complexity: two passes of O(n log n) sort + interval-index scans; from
@@ -102,9 +103,23 @@ static int plan_xla_best_fit(const struct ab_problem *p,
 		goto out;
 	rc = plan_order(p, o, false, order, k1, k2, out->offset,
 			&spatial_peak);
-	if (!rc)
-		rc = plan_order(p, o, true, order, k1, k2, temporal,
+	if (rc == AB_ABOVE_CUTOFF) { /* the temporal order may still be below */
+		spatial_peak = UINT64_MAX;
+		rc = 0;
+	}
+	if (!rc) {
+		/* the temporal plan is kept only below the spatial peak */
+		struct ab_plan_options ot = *o;
+
+		if (spatial_peak != UINT64_MAX)
+			ot.cutoff = spatial_peak;
+		rc = plan_order(p, &ot, true, order, k1, k2, temporal,
 				&temporal_peak);
+		if (rc == AB_ABOVE_CUTOFF && spatial_peak != UINT64_MAX) {
+			temporal_peak = UINT64_MAX;
+			rc = 0;
+		}
+	}
 	if (rc)
 		goto out;
 	if (temporal_peak < spatial_peak)

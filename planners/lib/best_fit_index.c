@@ -358,6 +358,8 @@ int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 				rc = xla_put(&xb, ix, r, i, k, j,
 					     xla_choice(&pk, size, h), size,
 					     offsets, top);
+			if (!rc && ab_above_cutoff(o, *top))
+				rc = AB_ABOVE_CUTOFF;
 		}
 	}
 out:
