@@ -6,8 +6,9 @@
  * registry order (file-name order), with the smallest peak.  The kept plan
  * is copied whole (offsets, arenas, extents), so a multi-arena winner stays
  * multi-arena.  The members run in another order that ends on the same
- * plan: first the leaders (size_first_fit, tflm_greedy: cheap, and often
- * the best), then the rest in registry order.  Each member after the first
+ * plan: first the leaders (size_first_fit and tflm_greedy, cheap and often
+ * the best; xla_best_fit, often the best on real models and the idealloc
+ * problems), then the rest in registry order.  Each member after the first
  * gets the best peak so far as its cutoff (ab_plan_options.cutoff): it may
  * stop as soon as its peak is sure to reach it, since a member registered
  * after the best so far must beat it strictly; one registered before it
@@ -38,10 +39,11 @@
 
 extern const struct ab_planner ab_planner_best_of; /* itself: skipped */
 
-/* Run first: cheap, and on most inputs near the best, so the cutoff the
- * others get is low from the start.  Which run first changes the time,
- * never the plan. */
-static const char *const leaders[] = { "size_first_fit", "tflm_greedy" };
+/* Run first: on most inputs near the best, so the cutoff the others get
+ * is low from the start.  Which run first changes the time, never the
+ * plan. */
+static const char *const leaders[] = { "size_first_fit", "tflm_greedy",
+					 "xla_best_fit" };
 
 static bool is_member(const struct ab_planner *pl)
 {
