@@ -73,6 +73,7 @@ help:
 	@echo "                  (a reduced run of minutes; HARD=full for the full study, hours)"
 	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
+	@echo "                  (each time also over a radix sort timed next to it; peaks against the reference's)"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
 	@echo "make plots        every figure from results/ -> plots/out/"
 	@echo "make paper        paper/paper.pdf from the results"
