@@ -139,7 +139,7 @@ function scaling(    n, list, k, p, t, s, m, x, ref) {
 	printf "In the reference run at 10^6 buffers (median time and its multiple of a radix sort of 10^6 keys timed " \
 		"on the same core, `make scaling`; peak RSS; the slope is the least-squares " \
 		"log-log fit of `scripts/lib/slopes.awk` over the completed runs from 10^4 to 10^6 buffers, the same " \
-		"fit as the paper's Figure and table): %s.", s
+		"fit as the paper's Figure and table): %s.", (s == "" ? "no planner completed 10^6 buffers" : s)
 	s = ""; n = 0
 	for (p in sto) if (sto[p] != "" && sto[p] + 0 <= 1000000 && sl[p] != "") to_l[++n] = p
 	nsort(to_l, n)
