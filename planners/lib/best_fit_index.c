@@ -281,7 +281,9 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
  * Those batch-mates do not overlap it (the time-local order put the
  * overlapping ones before it), so its pick does not change.  Every buffer
  * is thus placed with XLA's own heap size and pick, and the offsets are
- * XLA's in `order`.
+ * XLA's in `order`.  With a bound (stop_above, xla_best_fit's spatial pass
+ * against the temporal peak) the loop stops once the heap over the placed
+ * buffers exceeds it: the pass's final heap is at least that.
  */
 struct xla_batch {
 	uint32_t *slot;  /* by buffer: position in order */
