@@ -153,7 +153,7 @@ static bool same_plan(const struct ab_plan *a, const struct ab_plan *b)
 	       !memcmp(a->arena, b->arena, a->n * sizeof(*a->arena));
 }
 
-#define PROBLEMS 32
+#define PROBLEMS 24
 
 Test(cutoff, stops_only_above_and_else_changes_nothing, .timeout = 600)
 {
