@@ -319,70 +319,141 @@ static void index_free(struct index *ix)
 	free(ix->last_query);
 }
 
-/* The walk: the gap list in offset order (first fit's scan) merged with
- * the blocked stretches of H_T, in doubled addresses; the lowest fit at
- * or above `from`. */
+/*
+ * The gap list's entries live at some step of [a, b] (first <= b and
+ * last >= a), in offset order, for a walk whose position y only rises.
+ * Read a block at a time, each block compacted first without a branch (an
+ * entry is written, and kept when live): live and dead entries alternate
+ * at random, and a branch on each would be mispredicted about half the
+ * time.  Entries starting more than the list's longest below y end by y,
+ * so a block is compacted from past them (a gallop, then a bisection).
+ */
+#define LIVE_BLOCK 32
+
+struct live {
+	const struct entry *e;
+	uint32_t n, j;  /* entries, next to compact */
+	uint32_t k, m;  /* next of the block, block length */
+	int32_t a, b;
+	uint64_t longest;
+	uint64_t scanned;
+	uint64_t lo[LIVE_BLOCK], hi[LIVE_BLOCK];
+};
+
+/* The first j' >= j with e[j'].lo + longest > y (the list is by lo). */
+static uint32_t skip_ended(const struct entry *e, uint32_t n, uint32_t j,
+			   uint64_t longest, uint64_t y)
+{
+	uint32_t lo = j + 1, hi, step = 1;
+
+	if (j >= n || e[j].lo + longest > y)
+		return j;
+	/* gallop from j (the walk mostly moves a little), then bisect */
+	while (lo + step < n && e[lo + step - 1].lo + longest <= y) {
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step < n ? lo + step : n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].lo + longest <= y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The next live entry [*s, *e) with *e > y; false when there is none. */
+static inline bool next_live(struct live *lv, uint64_t y, uint64_t *s,
+			     uint64_t *e)
+{
+	for (;;) {
+		while (lv->k < lv->m) {
+			*e = lv->hi[lv->k];
+			*s = lv->lo[lv->k++];
+			if (*e > y)
+				return true;
+		}
+		lv->j = skip_ended(lv->e, lv->n, lv->j, lv->longest, y);
+		if (lv->j == lv->n)
+			return false;
+		{
+			uint32_t stop = lv->n - lv->j < LIVE_BLOCK ? lv->n
+								   : lv->j + LIVE_BLOCK;
+
+			lv->scanned += stop - lv->j;
+			lv->k = lv->m = 0;
+			for (; lv->j < stop; lv->j++) {
+				const struct entry *en = &lv->e[lv->j];
+
+				lv->lo[lv->m] = en->lo;
+				lv->hi[lv->m] = en->hi;
+				lv->m += (en->first <= lv->b) & (en->last >= lv->a);
+			}
+		}
+	}
+}
+
+/* The walk, in doubled addresses: the conflicts' union is H_T's blocked
+ * runs at threshold a and the live list entries; both streams come in
+ * order of start, and are merged as ab_fit_first scans hits by offset (a
+ * piece starting at or past the window's end leaves the window free; one
+ * ending inside or past its start moves the window past it).  The lowest
+ * fit at or above `from`. */
 uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
-			  uint64_t size, uint64_t align, uint64_t from)
+		      uint64_t size, uint64_t align, uint64_t from)
 {
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
 	uint64_t cand = ab_align_up(from, align);
-	uint32_t j = 0;
-	struct at at = { 0, 0 };
+	uint64_t hs = UINT64_MAX, he = 0; /* H_T's next run */
+	uint64_t ls = UINT64_MAX, le = 0; /* the next live entry */
+	struct pw_runs h;
+	struct live lv;
 
 	if (!size)
 		return cand;
+	pw_runs_init(&h, &ix->pool, f, a);
+	lv.e = l->e;
+	lv.n = l->n;
+	lv.j = lv.k = lv.m = 0;
+	lv.a = a;
+	lv.b = b;
+	lv.longest = l->longest;
+	lv.scanned = 0;
+	if (f->n && !pw_next_run(&h, 2 * cand + 1, &hs, &he))
+		hs = UINT64_MAX;
+	if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+		ls = UINT64_MAX;
 	for (;;) {
-		uint64_t y;
+		uint64_t s, e;
 
-		while (j < l->n) {
-			const struct entry *e = &l->e[j];
-
-			ix->st.list_scanned++;
-			if (e->first > b || e->last < a || e->hi <= 2 * cand + 1) {
-				j++;
-				continue;
-			}
-			if (2 * cand + 2 * size <= e->lo)
-				break;
-			cand = ab_align_up(e->hi >> 1, align);
-			j++;
+		if (ls < hs) {
+			s = ls;
+			e = le;
+		} else if (hs != UINT64_MAX) {
+			s = hs;
+			e = he;
+		} else {
+			break;
 		}
-		if (!f->n)
-			return cand;
-		pw_seek(&ix->pool, f, &at, 2 * cand + 1);
-		y = pw_next_blocked(&ix->pool, f, &at, 2 * cand + 1,
-				 2 * cand + 2 * size, a);
-		if (y == UINT64_MAX)
-			return cand;
-		ix->st.walk_steps++;
-		cand = ab_align_up(pw_next_free(&ix->pool, f, &at, a) >> 1, align);
-		/* entries starting more than `longest` below the window cannot
-		 * reach it: skip them, galloping from j (the walk mostly moves a
-		 * little), then by bisection */
-		if (j < l->n && 2 * cand + 1 > l->longest &&
-		    l->e[j].lo + l->longest <= 2 * cand + 1) {
-			uint32_t lo = j + 1, hi, step = 1;
-
-			while (lo + step < l->n &&
-			       l->e[lo + step - 1].lo + l->longest <= 2 * cand + 1) {
-				lo += step;
-				step *= 2;
-			}
-			hi = lo + step < l->n ? lo + step : l->n;
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-
-				if (l->e[mid].lo + l->longest <= 2 * cand + 1)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			j = lo;
+		if (2 * cand + 2 * size <= s)
+			break;
+		if (e > 2 * cand + 1)
+			cand = ab_align_up(e >> 1, align);
+		if (ls < hs) {
+			if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+				ls = UINT64_MAX;
+		} else if (!pw_next_run(&h, 2 * cand + 1, &hs, &he)) {
+			hs = UINT64_MAX;
 		}
 	}
+	ix->st.walk_steps += h.runs;
+	ix->st.list_scanned += lv.scanned;
+	return cand;
 }
 
 int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
