@@ -47,7 +47,7 @@ struct at {
 #define SLAB_BITS 12 /* chunks are allocated 4096 at a time, never moved */
 #define SLAB (1u << SLAB_BITS)
 
-/* Small blocks (a function's arrays, first_fit_index.c's gap lists): 64 B
+/* Small blocks (a function's arrays): 64 B
  * times a power of two, carved from regions of REGION bytes on huge pages
  * and recycled by size class, so that the index's many small arrays sit
  * together instead of about the whole heap. */
