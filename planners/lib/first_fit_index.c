@@ -390,7 +390,7 @@ static void index_free(struct index *ix)
  * time.  Entries starting more than the list's longest below y end by y,
  * so a block is compacted from past them (a gallop, then a bisection).
  */
-#define LIVE_BLOCK 32
+#define LIVE_BLOCK 16
 
 struct live {
 	const struct entry *e;
