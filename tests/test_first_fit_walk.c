@@ -8,6 +8,8 @@
  *  - pw_next_run (a function's blocked runs at a threshold, read as chunk
  *    masks, for a position that only rises, with seeks over chunks)
  *    against the same function kept as a plain array, painted alike;
+ *  - greedy_conflicts (its conflict counts by prefix sums or by search)
+ *    against a naive count, order and first fit (tests/lib/oracle.c);
  *  - ff_rank_lifetimes: ranking by counting over a dense span of steps and
  *    by sorting the end points (steps spread out) give the same ranks,
  *    pairs, reach and lengths; and a case by hand.
@@ -22,6 +24,7 @@
 #include "core/arenabench.h"
 #include "lib/first_fit_internal.h"
 #include "lib/piecewise.h"
+#include "oracle.h"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -283,5 +286,76 @@ Test(first_fit_walk, ranks_dense_and_sorted_agree)
 		ab_problem_free(&dense);
 		ab_problem_free(&spread);
 		free(order);
+	}
+}
+
+/* ------------------------------------------------- greedy_conflicts */
+
+static uint64_t *naive_conflicts_key;
+static const struct ab_problem *naive_p;
+
+static int by_conflicts_size_index(const void *x, const void *y)
+{
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+
+	if (naive_conflicts_key[i] != naive_conflicts_key[j])
+		return naive_conflicts_key[i] > naive_conflicts_key[j] ? -1 : 1;
+	if (naive_p->buf[i].size != naive_p->buf[j].size)
+		return naive_p->buf[i].size > naive_p->buf[j].size ? -1 : 1;
+	return i < j ? -1 : (i > j);
+}
+
+/* greedy_conflicts (its counts by prefix sums over dense steps, or by
+ * binary searches when the steps are spread out) against its description
+ * done naively: conflicts counted pair by pair, the order by (conflicts
+ * desc, size desc, index), then the O(n^2) first-fit oracle. */
+Test(first_fit_walk, greedy_conflicts_matches_a_naive_count)
+{
+	const struct ab_planner *pl = ab_planner_find("greedy_conflicts");
+	uint64_t s = 5;
+
+	cr_assert(pl);
+	for (int trial = 0; trial < 120; trial++) {
+		size_t n = 1 + rng_below(&s, 300);
+		int32_t steps = 1 + (int32_t)rng_below(&s, 2 * (uint64_t)n);
+		int32_t spread = trial % 2 ? 1 : 1000; /* counts by prefix or search */
+		struct ab_problem p = { 0 };
+		struct ab_plan plan;
+		struct ab_plan_options o = { .align = 1 };
+		uint32_t *order = malloc(n * sizeof(*order));
+		uint64_t *want = malloc(n * sizeof(*want));
+
+		naive_conflicts_key = malloc(n * sizeof(*naive_conflicts_key));
+		cr_assert(order && want && naive_conflicts_key);
+		cr_assert_eq(ab_problem_alloc(&p, n), 0);
+		for (size_t i = 0; i < n; i++) {
+			int32_t a = (int32_t)rng_below(&s, (uint64_t)steps);
+			int32_t b = a + (int32_t)rng_below(&s, (uint64_t)(steps - a));
+
+			p.buf[i] = (struct ab_buffer){ 1 + rng_below(&s, 8) * 16, 1,
+						       a * spread, b * spread };
+		}
+		p.steps = steps * spread;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t c = 0;
+
+			for (size_t j = 0; j < n; j++)
+				c += j != i && p.buf[j].first <= p.buf[i].last &&
+				     p.buf[j].last >= p.buf[i].first;
+			naive_conflicts_key[i] = c;
+			order[i] = (uint32_t)i;
+		}
+		naive_p = &p;
+		qsort(order, n, sizeof(*order), by_conflicts_size_index);
+		cr_assert_eq(oracle_first_fit(&p, &o, order, n, want), 0);
+		cr_assert_eq(ab_plan_alloc(&plan, n), 0);
+		cr_assert_eq(pl->plan(&p, &o, &plan), 0);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(plan.offset[i], want[i], "trial %d, buffer %zu", trial, i);
+		ab_plan_free(&plan);
+		ab_problem_free(&p);
+		free(order);
+		free(want);
+		free(naive_conflicts_key);
 	}
 }
