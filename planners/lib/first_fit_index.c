@@ -432,28 +432,34 @@ static inline bool next_live(struct live *lv, uint64_t y, uint64_t *s,
 			     uint64_t *e)
 {
 	for (;;) {
-		while (lv->k < lv->m) {
-			*e = lv->hi[lv->k];
-			*s = lv->lo[lv->k++];
-			if (*e > y)
+		for (uint32_t k = lv->k, m = lv->m; k < m; k++)
+			if (lv->hi[k] > y) {
+				*e = lv->hi[k];
+				*s = lv->lo[k];
+				lv->k = k + 1;
 				return true;
-		}
+			}
+		lv->k = lv->m;
 		lv->j = skip_ended(lv->e, lv->n, lv->j, lv->longest, y);
 		if (lv->j == lv->n)
 			return false;
 		{
-			uint32_t stop = lv->n - lv->j < LIVE_BLOCK ? lv->n
-								   : lv->j + LIVE_BLOCK;
+			/* in locals: the stores into lo[] and hi[] could alias
+			 * the struct's fields, which would be read again */
+			uint32_t j = lv->j, m = 0;
+			uint32_t stop = lv->n - j < LIVE_BLOCK ? lv->n : j + LIVE_BLOCK;
+			int32_t a = lv->a, b = lv->b;
+			const struct entry *en = lv->e;
 
-			lv->scanned += stop - lv->j;
-			lv->k = lv->m = 0;
-			for (; lv->j < stop; lv->j++) {
-				const struct entry *en = &lv->e[lv->j];
-
-				lv->lo[lv->m] = en->lo;
-				lv->hi[lv->m] = en->hi;
-				lv->m += (en->first <= lv->b) & (en->last >= lv->a);
+			lv->scanned += stop - j;
+			for (; j < stop; j++) {
+				lv->lo[m] = en[j].lo;
+				lv->hi[m] = en[j].hi;
+				m += (en[j].first <= b) & (en[j].last >= a);
 			}
+			lv->j = j;
+			lv->k = 0;
+			lv->m = m;
 		}
 	}
 }

@@ -200,22 +200,31 @@ static inline bool pw_next_run(struct pw_runs *h, uint64_t y, uint64_t *s,
 	const struct fun *f = h->f;
 
 	for (;;) {
-		while (h->changes) {
-			unsigned k = (unsigned)__builtin_ctzll(h->changes);
+		if (h->changes) {
+			/* in locals: *s and *e could alias the fields */
+			uint64_t changes = h->changes, blocked = h->blocked;
+			uint64_t open_at = h->open_at;
+			const uint64_t *start = h->c->start;
 
-			h->changes &= h->changes - 1;
-			if (h->blocked >> k & 1) {
-				h->open = true;
-				h->open_at = h->c->start[k];
-			} else {
-				h->open = false;
-				*e = h->c->start[k];
-				if (*e > y) {
-					*s = h->open_at;
+			while (changes) {
+				unsigned k = (unsigned)__builtin_ctzll(changes);
+
+				changes &= changes - 1;
+				if (blocked >> k & 1) {
+					open_at = start[k];
+				} else if (start[k] > y) {
+					h->changes = changes;
+					h->open = false;
 					h->runs++;
+					*e = start[k];
+					*s = open_at;
 					return true;
 				}
 			}
+			/* the last change taken says whether a run is open */
+			h->open = blocked >> (63 - __builtin_clzll(h->changes)) & 1;
+			h->open_at = open_at;
+			h->changes = 0;
 		}
 		if (h->r >= f->n)
 			return false;
