@@ -29,74 +29,87 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-#define SAMPLE_STRIDE_WORDS 512 /* one word per 4 KiB */
-
+/*
+ * The arena as an image of words: word k holds the arena's bytes
+ * [k * stride, k * stride + 8), byte j of it in bits 8j..8j+7.  Full mode
+ * has stride 8, so the words tile the arena and every byte is kept.
+ * Sampled mode keeps only the words at multiples of AB_EXEC_SAMPLE_STRIDE:
+ * an image of peak / 512 words, whatever the arena's size, in which two
+ * buffers that overlap own the same words inside their overlap.  A buffer
+ * owns the bytes of a word that lie inside it: the words at its two ends
+ * may be partly its own, and are written and compared under a byte mask.
+ */
 struct exec {
-	uint8_t *arena;
+	uint64_t *image;
+	unsigned shift; /* log2 of the stride */
 	const struct ab_problem *p;
 	const struct ab_plan *plan;
-	bool sampled;
 };
 
-/* Full: every word.  Sampled: word 0, every 512th, and the last. */
-static uint64_t next_word(bool sampled, uint64_t w, uint64_t words)
-{
-	uint64_t next;
+/* The image words buffer i owns some byte of, lo..hi, and the masks of
+ * its bytes in the first and the last of them; false when it owns none
+ * (size 0, or a sampled buffer between two sampled words). */
+struct span {
+	uint64_t lo, hi, lo_mask, hi_mask;
+};
 
-	if (!sampled || w + 1 >= words)
-		return w + 1;
-	next = (w / SAMPLE_STRIDE_WORDS + 1) * SAMPLE_STRIDE_WORDS;
-	return next < words - 1 ? next : words - 1;
+static bool buffer_span(const struct exec *ex, size_t i, struct span *s)
+{
+	uint64_t o = ex->plan->offset[i], e = o + ex->p->buf[i].size, lo_at, in_hi;
+
+	if (e == o)
+		return false;
+	/* the first word ending after o, the last starting before e */
+	s->lo = o < 8 ? 0 : ((o - 8) >> ex->shift) + 1;
+	s->hi = (e - 1) >> ex->shift;
+	if (s->lo > s->hi)
+		return false;
+	lo_at = s->lo << ex->shift;
+	in_hi = e - (s->hi << ex->shift); /* the buffer's bytes in word hi, >= 1 */
+	s->lo_mask = o > lo_at ? ~0ull << (8 * (o - lo_at)) : ~0ull;
+	s->hi_mask = in_hi >= 8 ? ~0ull : (1ull << (8 * in_hi)) - 1;
+	if (s->lo == s->hi)
+		s->lo_mask = s->hi_mask = s->lo_mask & s->hi_mask;
+	return true;
 }
 
-/* Word w of a stream: cheap, and different seeds give different words. */
-static inline uint64_t stream_word(uint64_t seed, uint64_t w)
+/* Word k of a stream: cheap, and at the same k two different seeds
+ * always give different words (xor, an odd multiplier and an xor-shift
+ * are each one-to-one). */
+static inline uint64_t stream_word(uint64_t seed, uint64_t k)
 {
-	uint64_t v = (seed ^ w) * 0x9e3779b97f4a7c15ull;
+	uint64_t v = (seed ^ k) * 0x9e3779b97f4a7c15ull;
 
 	return v ^ (v >> 29);
 }
 
 static void write_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = size / 8;
-	uint8_t *base = ex->arena + ex->plan->offset[i];
+	uint64_t *img = ex->image;
+	struct span s;
 
-	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
-		uint64_t v = stream_word(seed, w);
-
-		memcpy(base + w * 8, &v, 8);
-	}
-	if (size % 8) {
-		uint64_t v = stream_word(seed, words);
-		const uint8_t *vb = (const uint8_t *)&v;
-
-		for (uint64_t j = 0; j < size % 8; j++)
-			base[words * 8 + j] = vb[j];
-	}
+	if (!buffer_span(ex, i, &s))
+		return;
+	img[s.lo] = (img[s.lo] & ~s.lo_mask) | (stream_word(seed, s.lo) & s.lo_mask);
+	for (uint64_t k = s.lo + 1; k < s.hi; k++)
+		img[k] = stream_word(seed, k);
+	if (s.hi > s.lo)
+		img[s.hi] = (img[s.hi] & ~s.hi_mask) | (stream_word(seed, s.hi) & s.hi_mask);
 }
 
 static bool verify_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = size / 8;
-	const uint8_t *base = ex->arena + ex->plan->offset[i];
-	uint64_t bad = 0;
+	const uint64_t *img = ex->image;
+	struct span s;
+	uint64_t bad;
 
-	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
-		uint64_t v;
-
-		memcpy(&v, base + w * 8, 8);
-		bad |= v ^ stream_word(seed, w);
-	}
-	if (size % 8) {
-		/* the tail's bytes, as write_buffer stored them (byte j of v),
-		 * compared without a libc call per buffer */
-		uint64_t v = stream_word(seed, words);
-		const uint8_t *vb = (const uint8_t *)&v;
-
-		for (uint64_t j = 0; j < size % 8; j++)
-			bad |= base[words * 8 + j] ^ vb[j];
-	}
+	if (!buffer_span(ex, i, &s))
+		return true;
+	bad = (img[s.lo] ^ stream_word(seed, s.lo)) & s.lo_mask;
+	for (uint64_t k = s.lo + 1; k < s.hi; k++)
+		bad |= img[k] ^ stream_word(seed, k);
+	if (s.hi > s.lo)
+		bad |= (img[s.hi] ^ stream_word(seed, s.hi)) & s.hi_mask;
 	return bad == 0;
 }
 
@@ -485,7 +498,7 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, force,
 						  mode, res, &memory);
 
-	free(memory.mem);
+	free(memory.words);
 	return v;
 }
 
@@ -501,6 +514,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 	struct exec ex = { .p = p, .plan = plan };
 	enum ab_exec_mode m;
 	enum ab_verdict v;
+	size_t words;
 
 	if (!res)
 		res = &dummy;
@@ -521,20 +535,20 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		*mode = m;
 	if (m == AB_EXEC_SKIPPED || p->n == 0)
 		return AB_PLAN_VALID;
-	ex.sampled = m == AB_EXEC_SAMPLED;
-	if (memory->cap < plan->peak + 8) {
-		free(memory->mem);
+	ex.shift = m == AB_EXEC_SAMPLED ? AB_EXEC_SAMPLE_SHIFT : 3;
+	words = (plan->peak >> ex.shift) + 1; /* peak <= 4 GiB: no overflow */
+	if (memory->cap < words) {
+		free(memory->words);
 		memory->cap = 0;
-		/* huge pages: the sampled check touches one word per 4 KiB,
-		 * so with 4 KiB pages nearly every access would miss the TLB */
-		memory->mem = plan->peak + 8 <= SIZE_MAX ? ab_alloc_large((size_t)plan->peak + 8) : NULL;
-		if (!memory->mem) {
+		/* full mode's image is the arena, on huge pages */
+		memory->words = ab_alloc_large(words * sizeof(*memory->words));
+		if (!memory->words) {
 			res->verdict = AB_PLAN_CHECK_FAILED;
 			return AB_PLAN_CHECK_FAILED;
 		}
-		memory->cap = plan->peak + 8;
+		memory->cap = words;
 	}
-	ex.arena = memory->mem;
+	ex.image = memory->words;
 	if (g) {
 		struct graph_exec ge = { .ex = ex, .g = g };
 
