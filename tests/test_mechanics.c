@@ -1089,7 +1089,7 @@ Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
  * scan of every buffer at every event time: bytes and buffers live at t
  * are those with first <= t <= last.  Steps within 2n + 64 take the
  * per-time deltas, times spread up to 2^31 the sort of events: both. */
-Test(mechanics, live_profile_matches_a_scan_both_ways)
+Test(mechanics, live_profile_and_bound_match_a_scan_both_ways)
 {
 	for (uint64_t seed = 1; seed <= 60; seed++) {
 		struct ab_problem p = { 0 };
@@ -1136,6 +1136,28 @@ Test(mechanics, live_profile_matches_a_scan_both_ways)
 			k++;
 		}
 		cr_assert_eq(k, lp.n);
+		/* the bound and its step: the most bytes live at a first use,
+		 * the earliest such first use */
+		{
+			uint64_t best = 0;
+			int64_t best_at = -1;
+			int32_t at_step;
+
+			for (size_t j = 0; j < n; j++) {
+				int64_t t = p.buf[j].first;
+				uint64_t bytes = 0;
+
+				for (size_t i = 0; i < n; i++)
+					if (p.buf[i].first <= t && t <= p.buf[i].last)
+						bytes += p.buf[i].size;
+				if (bytes > best || (bytes == best && bytes && t < best_at)) {
+					best = bytes;
+					best_at = t;
+				}
+			}
+			cr_assert_eq(ab_lower_bound(&p, &at_step), best, "seed %llu", (unsigned long long)seed);
+			cr_assert_eq(at_step, (int32_t)best_at, "seed %llu", (unsigned long long)seed);
+		}
 		ab_live_profile_free(&lp);
 		ab_problem_free(&p);
 	}
