@@ -207,7 +207,8 @@ int64_t ab_problem_oversize(const struct ab_problem *p)
 
 		if (sz > AB_MAX_PROBLEM_BYTES)
 			return (int64_t)i;
-		sz = ab_align_up(sz, a); /* no overflow: sz, a <= 2^62 */
+		/* no overflow: sz, a <= 2^62; a power of two without a divide */
+		sz = (a & (a - 1)) ? ab_align_up(sz, a) : (sz + a - 1) & ~(a - 1);
 		if (sz > AB_MAX_PROBLEM_BYTES - total)
 			return (int64_t)i;
 		total += sz;
