@@ -401,7 +401,9 @@ static void expect_same_problem(const struct ab_problem *a, const struct ab_prob
 		cr_assert_eq(a->buf[i].size, b->buf[i].size, "row %zu of\n%s", i, text);
 		cr_assert_eq(a->buf[i].align, b->buf[i].align, "row %zu of\n%s", i, text);
 		cr_assert_eq(a->id[i], b->id[i], "row %zu of\n%s", i, text);
-		cr_assert_str_eq(a->label[i], b->label[i], "row %zu of\n%s", i, text);
+		cr_assert_eq(!a->label, !b->label, "%s", text);
+		if (a->label)
+			cr_assert_str_eq(a->label[i], b->label[i], "row %zu of\n%s", i, text);
 		if (a->fixed_offset && b->fixed_offset)
 			cr_assert_eq(a->fixed_offset[i], b->fixed_offset[i], "row %zu of\n%s", i, text);
 	}
