@@ -468,6 +468,39 @@ static int repeated_id(const struct ab_problem *p, const uint8_t *numeric,
 		       p->label[repeat], row_line[first]);
 }
 
+/* Row n's values into the problem, its id's text after label_end;
+ * returns the end of the labels. */
+static char *put_row(struct ab_problem *out, size_t n, const int64_t v[COL_COUNT],
+		     const struct csv_cols *cols, const char *id, size_t id_len,
+		     char *label_end)
+{
+	out->buf[n].first = (int32_t)v[COL_LOWER];
+	out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
+	out->buf[n].size = (uint64_t)v[COL_SIZE];
+	out->buf[n].align = cols->at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
+	out->id[n] = v[COL_ID];
+	if (cols->at[COL_OFFSET] >= 0)
+		out->fixed_offset[n] = v[COL_OFFSET];
+	out->label[n] = memcpy(label_end, id, id_len);
+	label_end[id_len] = 0;
+	return label_end + id_len + 1;
+}
+
+/* Ids that are all canonical numbers are their values' text: the plan
+ * writer and the messages print the values (p->id) when there are no
+ * labels, so the labels go (15 MB at 10^6 rows).  A name column keeps
+ * them (its messages name "id LABEL 'NAME'"). */
+static void drop_number_labels(struct ab_problem *out, const uint8_t *numeric,
+			       const struct csv_cols *cols)
+{
+	if (cols->at[COL_NAME] >= 0 || memchr(numeric, 0, out->n))
+		return;
+	free(out->label);
+	free(out->label_text);
+	out->label = NULL;
+	out->label_text = NULL;
+}
+
 int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			 struct ab_problem *out, struct ab_error *err)
 {
@@ -524,16 +557,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			id_len = strlen(id);
 		}
 		row_line[n] = lr.line;
-		out->buf[n].first = (int32_t)v[COL_LOWER];
-		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
-		out->buf[n].size = (uint64_t)v[COL_SIZE];
-		out->buf[n].align = cols.at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
-		out->id[n] = v[COL_ID];
-		if (cols.at[COL_OFFSET] >= 0)
-			out->fixed_offset[n] = v[COL_OFFSET];
-		out->label[n] = memcpy(label_end, id, id_len);
-		label_end[id_len] = 0;
-		label_end += id_len + 1;
+		label_end = put_row(out, n, v, &cols, id, id_len, label_end);
 		if (cols.at[COL_NAME] >= 0)
 			out->csv_name[n] = NULL;
 		out->n = n + 1; /* owned from here, freed on failure */
@@ -583,16 +607,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			     path, row_line[i], out->label[i], out->buf[i].size);
 		goto fail;
 	}
-	/* Ids that are all canonical numbers are their values' text: the
-	 * plan writer and the messages print the values (p->id), so the
-	 * labels go (15 MB at 10^6 rows).  A name column keeps them (its
-	 * messages name "id LABEL 'NAME'"). */
-	if (cols.at[COL_NAME] < 0 && memchr(numeric, 0, n) == NULL) {
-		free(out->label);
-		free(out->label_text);
-		out->label = NULL;
-		out->label_text = NULL;
-	}
+	drop_number_labels(out, numeric, &cols);
 	free(numeric);
 	free(row_line);
 	ab_line_reader_free(&lr);
