@@ -18,9 +18,10 @@
  *     buffers get offset 0 and are not recorded (XLA's Alloc does this).
  *  3. BufferAssigner runs both orders under ChooseBestHeapAlgorithm and
  *     keeps the smaller heap; ties keep the first (spatial).  This planner
- *     does the same, the temporal order first: through the index the
- *     spatial pass stops once its heap exceeds the temporal peak (a heap
- *     only grows, so spatial has lost; 39 % of the way on the 10^6 sweep).
+ *     does the same, the temporal order first: the spatial pass then runs
+ *     with the temporal peak + 1 as its cutoff and stops once its heap
+ *     exceeds the temporal peak (a heap only grows, so spatial has lost;
+ *     39 % of the way on the 10^6 sweep).
  *     Under a caller's cutoff (ab_plan_options.cutoff: best_of) either
  *     pass may stop there; the planner stops only when both have.
  * Ties: as above; every key ends in the buffer index, so the order is
@@ -65,12 +66,12 @@ static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
 	return best != UINT64_MAX ? best : off;
 }
 
-/* One order's plan; through the index, it may stop once its heap exceeds
- * stop_above (0 = never), with *peak above it and the offsets partial. */
+/* One order's plan; it returns AB_ABOVE_CUTOFF, its offsets partial, once
+ * its heap reaches o->cutoff (a heap only grows). */
 static int plan_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, bool temporal,
-		      uint64_t stop_above, uint32_t *order, uint64_t *k1,
-		      uint64_t *k2, uint64_t *offsets, uint64_t *peak)
+		      uint32_t *order, uint64_t *k1, uint64_t *k2,
+		      uint64_t *offsets, uint64_t *peak)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		uint64_t neg_size = ~p->buf[i].size;
@@ -84,8 +85,8 @@ static int plan_order(const struct ab_problem *p,
 
 	/* the same rule through the checkpoint index when that pays */
 	if (!rc)
-		rc = ab_best_fit_route_until(p, o, order, p->n, stop_above,
-					     offsets, peak);
+		rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_XLA, offsets,
+				       peak);
 	if (rc == 1)
 		rc = ab_place_nonempty_in_order(p, o, order, p->n, xla_fit, offsets,
 					   peak);
@@ -108,17 +109,22 @@ static int plan_xla_best_fit(const struct ab_problem *p,
 		goto out;
 	/* the temporal order first: the spatial one loses once its heap
 	 * exceeds the temporal peak (a heap only grows, and a tie keeps
-	 * spatial), so it may stop there; the choice is XLA's either way */
-	rc = plan_order(p, o, true, 0, order, k1, k2, out->offset,
-			&temporal_peak);
+	 * spatial), so its pass gets temporal peak + 1 as its cutoff (below
+	 * a caller's, which the temporal pass stayed under); the choice is
+	 * XLA's either way */
+	rc = plan_order(p, o, true, order, k1, k2, out->offset, &temporal_peak);
 	if (rc == AB_ABOVE_CUTOFF) { /* the spatial order may still be below */
 		temporal_peak = UINT64_MAX;
 		rc = 0;
 	}
-	if (!rc)
-		rc = plan_order(p, o, false,
-				temporal_peak == UINT64_MAX ? 0 : temporal_peak,
-				order, k1, k2, spatial, &spatial_peak);
+	if (!rc) {
+		struct ab_plan_options spatial_o = *o;
+
+		if (temporal_peak != UINT64_MAX)
+			spatial_o.cutoff = temporal_peak + 1;
+		rc = plan_order(p, &spatial_o, false, order, k1, k2, spatial,
+				&spatial_peak);
+	}
 	if (rc == AB_ABOVE_CUTOFF && temporal_peak != UINT64_MAX) {
 		/* at the cutoff, so above the temporal peak: temporal's */
 		spatial_peak = UINT64_MAX;

@@ -830,13 +830,15 @@ Test(mechanics, xla_batches_by_hand)
 }
 
 /*
- * XLA's bound (ab_first_fit_config.stop_above): the same problem and
- * batches as xla_batches_by_hand.  The first batch ends with G2 at 20,
- * heap 25; the second places Q (0, heap 25) and u (25, heap 30) while X
- * waits, then X (8).  A bound of 24 stops after G2 (heap 25 > 24): the
- * second batch is never placed.  Bounds of 29 and 30 place every buffer
- * (the heap passes 29 only on u, placed inside X's wait, and the check
- * comes after X): the offsets of the unbounded pass, heap 30.
+ * XLA's batches under a cutoff (ab_plan_options.cutoff, which
+ * xla_best_fit's spatial pass gets as the temporal peak + 1): the same
+ * problem and batches as xla_batches_by_hand.  The first batch ends with
+ * G2 at 20, heap 25; the second places Q (0, heap 25) and u (25, heap 30)
+ * while X waits, then X (8).  A cutoff of 25 stops after G2 (heap 25): the
+ * second batch is never placed.  A cutoff of 30 places every buffer (the
+ * heap reaches 30 only on u, placed inside X's wait, and the check comes
+ * after X), the offsets of the unbounded pass, and still says the pass
+ * reached it; 31 places every buffer and is not reached.
  */
 Test(mechanics, xla_bound_stops_by_hand)
 {
@@ -845,7 +847,7 @@ Test(mechanics, xla_bound_stops_by_hand)
 	static const uint64_t size[] = { 8, 6, 6, 5, 25, 5, 4 };
 	static const uint64_t all[] = { 0, 8, 14, 20, 0, 25, 8 };
 	static const uint64_t cut[] = { 0, 8, 14, 20, 99, 99, 99 };
-	static const uint64_t bound[] = { 24, 29, 30 };
+	static const uint64_t cutoff[] = { 25, 30, 31 };
 	uint32_t order[7] = { 0, 1, 2, 3, 4, 5, 6 };
 	struct ab_problem p = { 0 };
 	struct ab_plan_options o = { .align = 1 };
@@ -858,15 +860,18 @@ Test(mechanics, xla_bound_stops_by_hand)
 		p.id[i] = i;
 	}
 	for (size_t t = 0; t < 3; t++) {
-		struct ab_first_fit_config cfg = { 2, 4, 1, bound[t] };
+		struct ab_first_fit_config cfg = { 2, 4, 1 };
 		const uint64_t *want = t == 0 ? cut : all;
 		uint64_t off[7] = { 99, 99, 99, 99, 99, 99, 99 }, top;
 
+		o.cutoff = cutoff[t];
 		cr_assert_eq(ab_best_fit_place(&p, &o, order, 7, AB_INDEX_XLA,
-					       &cfg, off, &top, NULL), 0);
+					       &cfg, off, &top, NULL),
+			     t < 2 ? AB_ABOVE_CUTOFF : 0, "cutoff %llu",
+			     (unsigned long long)cutoff[t]);
 		for (size_t i = 0; i < 7; i++)
-			cr_assert_eq(off[i], want[i], "bound %llu: buffer %zu at %llu",
-				     (unsigned long long)bound[t], i,
+			cr_assert_eq(off[i], want[i], "cutoff %llu: buffer %zu at %llu",
+				     (unsigned long long)cutoff[t], i,
 				     (unsigned long long)off[i]);
 		cr_assert_eq(top, t == 0 ? 25u : 30u);
 	}

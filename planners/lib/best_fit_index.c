@@ -281,9 +281,9 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
  * Those batch-mates do not overlap it (the time-local order put the
  * overlapping ones before it), so its pick does not change.  Every buffer
  * is thus placed with XLA's own heap size and pick, and the offsets are
- * XLA's in `order`.  With a bound (stop_above, xla_best_fit's spatial pass
- * against the temporal peak) the loop stops once the heap over the placed
- * buffers exceeds it: the pass's final heap is at least that.
+ * XLA's in `order`.  With a cutoff (o->cutoff: best_of's, or xla_best_fit's
+ * spatial pass against the temporal peak) the loop stops once the heap over
+ * the placed buffers reaches it: the pass's final heap is at least that.
  */
 struct xla_batch {
 	uint32_t *slot;  /* by buffer: position in order */
@@ -325,7 +325,7 @@ static int xla_put(struct xla_batch *xb, struct index *ix,
 int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 			 const struct ab_plan_options *o,
 			 const uint32_t *order, const size_t *ends,
-			 const struct ranks *r, uint64_t stop_above,
+			 const struct ranks *r,
 			 uint64_t *offsets, uint64_t *top)
 {
 	struct xla_batch xb = { 0 };
@@ -389,9 +389,7 @@ int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 					     xla_choice(&pk, size, h), size,
 					     offsets, top);
 			if (!rc && ab_above_cutoff(o, *top))
-				rc = AB_ABOVE_CUTOFF;
-			if (!rc && stop_above && *top > stop_above)
-				goto out; /* the final heap is above it too */
+				rc = AB_ABOVE_CUTOFF; /* a heap only grows */
 		}
 	}
 out:
@@ -481,19 +479,5 @@ int ab_best_fit_route(const struct ab_problem *p,
 		return 1;
 	/* forced: the default spacing and batch, whatever the size */
 	return place_rule(p, o, order, m, rule, NULL,
-			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
-}
-
-int ab_best_fit_route_until(const struct ab_problem *p,
-			    const struct ab_plan_options *o,
-			    const uint32_t *order, size_t m,
-			    uint64_t stop_above, uint64_t *offsets,
-			    uint64_t *top)
-{
-	struct ab_first_fit_config cfg = { .stop_above = stop_above };
-
-	if (o->route == AB_ROUTE_LISTING)
-		return 1;
-	return place_rule(p, o, order, m, AB_INDEX_XLA, &cfg,
 			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
 }
