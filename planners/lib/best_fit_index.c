@@ -6,7 +6,8 @@
  * does: its conflicts are the addresses where H_T >= a and the entries of
  * T's gap list live at some step of [a, b].  Their union U is walked in
  * address order as one merge of two sorted streams, H_T's blocked runs at
- * threshold a (next_run) and the live list entries (next_live), with U's
+ * threshold a (pw_next_run) and the live list entries (ff_next_live; both
+ * shared with first fit's walk, with y = 0: nothing is passed over), with U's
  * end so far: a piece starting past that end leaves a gap [c, o) (bytes:
  * c = the doubled end / 2, o = the next start / 2), exactly the gaps the
  * listing rules see between hits sorted by offset: with no zero-size
@@ -23,9 +24,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "lib/first_fit_internal.h"
 
@@ -55,138 +53,8 @@ static uint64_t xla_choice(const struct bf_pick *pk, uint64_t size,
 	return pk->best != UINT64_MAX ? pk->best : pk->top;
 }
 
-/*
- * H_T's blocked runs at threshold a (the maximal address ranges where
- * H_T >= a), in address order, read chunk by chunk: a chunk wholly below a
- * ends the open run at its start, one wholly at or above a continues it,
- * and a chunk that straddles a is read once as a mask of its blocked
- * pieces, whose changes (mask ^ (mask << 1 | open)) are where runs open
- * and close.  So a query reads each straddling chunk's values once and its
- * starts only at the changes, with no seek by address.
- */
-struct runs {
-	const struct pool *pl;
-	const struct fun *f;
-	const struct chunk *c; /* chunk r - 1, while changes are pending */
-	uint64_t blocked;      /* its blocked pieces, bit k = piece k */
-	uint64_t changes;      /* its changes not taken yet */
-	uint64_t open_at;      /* start of the open run */
-	uint32_t r;            /* next chunk to read */
-	int32_t a;
-	bool open;
-};
-
-/* Bit k set when piece k is blocked (val >= a); bits from c->n up are
- * left to the caller's mask.  Four values a compare with SSE2 (part of
- * every x86-64), one at a time elsewhere. */
-static inline uint64_t blocked_mask(const struct chunk *c, int32_t a)
-{
-	uint64_t m = 0;
-#ifdef __SSE2__
-	__m128i below = _mm_set1_epi32(a - 1); /* a >= 0: a rank */
-
-	for (uint32_t k = 0; k < c->n; k += 4) {
-		__m128i v = _mm_loadu_si128((const __m128i *)&c->val[k]);
-
-		m |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(
-			     _mm_cmpgt_epi32(v, below))) << k;
-	}
-#else
-	for (uint32_t k = 0; k < c->n; k++)
-		m |= (uint64_t)(c->val[k] >= a) << k;
-#endif
-	return m;
-}
-
-/* The next blocked run [*s, *e); false when there is none (the last piece
- * of a function is uncovered, so every run closes). */
-static inline bool next_run(struct runs *h, uint64_t *s, uint64_t *e)
-{
-	const struct fun *f = h->f;
-
-	for (;;) {
-		while (h->changes) {
-			unsigned k = (unsigned)__builtin_ctzll(h->changes);
-
-			h->changes &= h->changes - 1;
-			if (h->blocked >> k & 1) {
-				h->open = true;
-				h->open_at = h->c->start[k];
-			} else {
-				h->open = false;
-				*s = h->open_at;
-				*e = h->c->start[k];
-				return true;
-			}
-		}
-		if (h->r >= f->n)
-			return false;
-		if (f->vmax[h->r] < h->a) { /* wholly free */
-			if (h->open) {
-				h->open = false;
-				*s = h->open_at;
-				*e = f->start[h->r++];
-				return true;
-			}
-		} else if (f->vmin[h->r] >= h->a) { /* wholly blocked */
-			if (!h->open) {
-				h->open = true;
-				h->open_at = f->start[h->r];
-			}
-		} else {
-			const struct chunk *c = pw_chunk_of(h->pl, f, h->r);
-			uint64_t valid = c->n == 64 ? ~0ull : (1ull << c->n) - 1;
-
-			h->c = c;
-			h->blocked = blocked_mask(c, h->a) & valid;
-			h->changes = (h->blocked ^ (h->blocked << 1 | h->open)) &
-				     valid;
-		}
-		h->r++;
-	}
-}
-
-/*
- * The gap list's entries live at some step of [a, b], in offset order.
- * Read a block at a time: each block is first compacted without a branch
- * (an entry is written, and kept when live), since live and dead entries
- * alternate at random and a branch on each would be mispredicted half the
- * time.
- */
-#define LIVE_BLOCK 128
-
-struct live {
-	const struct entry *e;
-	uint32_t n, j;  /* entries, next to compact */
-	uint32_t k, m;  /* next of the block, block length */
-	int32_t a, b;
-	uint64_t lo[LIVE_BLOCK], hi[LIVE_BLOCK];
-};
-
-/* The next live entry's [*lo, *hi); false when there is none. */
-static inline bool next_live(struct live *lv, uint64_t *lo, uint64_t *hi)
-{
-	while (lv->k == lv->m) {
-		uint32_t stop = lv->n - lv->j < LIVE_BLOCK ? lv->n : lv->j + LIVE_BLOCK;
-
-		if (lv->j == lv->n)
-			return false;
-		lv->k = lv->m = 0;
-		for (; lv->j < stop; lv->j++) {
-			const struct entry *en = &lv->e[lv->j];
-
-			lv->lo[lv->m] = en->lo;
-			lv->hi[lv->m] = en->hi;
-			lv->m += (en->first <= lv->b) & (en->last >= lv->a);
-		}
-	}
-	*lo = lv->lo[lv->k];
-	*hi = lv->hi[lv->k++];
-	return true;
-}
-
-/* A straddling chunk's count and values (read whole by blocked_mask; its
- * starts are read only where a run opens or closes). */
+/* A straddling chunk's count and values (read whole by pw_blocked_mask;
+ * its starts are read only where a run opens or closes). */
 static inline void prefetch_values(const struct chunk *c)
 {
 	const char *v = (const char *)c;
@@ -204,8 +72,8 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
 	struct bf_pick pk = { UINT64_MAX, UINT64_MAX, 0 };
-	struct runs h = { &ix->pool, f, NULL, 0, 0, 0, 0, a, false };
-	struct live lv;
+	struct pw_runs h;
+	struct ff_live lv;
 	uint64_t end = 0; /* doubled end of U so far */
 	uint64_t hs = UINT64_MAX, he = 0; /* H_T's next blocked run */
 	uint64_t ls = UINT64_MAX, le = 0; /* the next live list entry */
@@ -216,15 +84,11 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 	for (uint32_t r = 0; r < f->n; r++)
 		if (f->vmin[r] < a && f->vmax[r] >= a)
 			prefetch_values(pw_chunk_of(&ix->pool, f, r));
-	lv.e = l->e;
-	lv.n = l->n;
-	lv.j = lv.k = lv.m = 0;
-	lv.a = a;
-	lv.b = b;
-	ix->st.list_scanned += l->n;
-	if (!next_run(&h, &hs, &he))
+	pw_runs_init(&h, &ix->pool, f, a);
+	ff_live_init(&lv, l, a, b);
+	if (!pw_next_run(&h, 0, &hs, &he))
 		hs = UINT64_MAX;
-	if (!next_live(&lv, &ls, &le))
+	if (!ff_next_live(&lv, 0, &ls, &le))
 		ls = UINT64_MAX;
 	/* U's pieces, H_T's runs and the live list entries, merged by start:
 	 * a piece starting past U's end so far leaves the gap [end, start) */
@@ -234,18 +98,19 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		if (ls < hs) {
 			s = ls;
 			e = le;
-			if (!next_live(&lv, &ls, &le))
+			if (!ff_next_live(&lv, 0, &ls, &le))
 				ls = UINT64_MAX;
 		} else if (hs != UINT64_MAX) {
-			ix->st.walk_steps++;
 			s = hs;
 			e = he;
-			if (!next_run(&h, &hs, &he))
+			if (!pw_next_run(&h, 0, &hs, &he))
 				hs = UINT64_MAX;
 		} else {
 			break;
 		}
 		if (s > end && take_gap(&pk, rule, end >> 1, s >> 1, size, align)) {
+			ix->st.walk_steps += h.runs;
+			ix->st.list_scanned += lv.scanned;
 			if (out)
 				*out = pk; /* an exact fit: nothing else can win */
 			return pk.best;
@@ -253,6 +118,8 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		if (e > end)
 			end = e;
 	}
+	ix->st.walk_steps += h.runs;
+	ix->st.list_scanned += lv.scanned;
 	pk.top = ab_align_up(end >> 1, align);
 	if (out)
 		*out = pk;

@@ -381,89 +381,6 @@ static void index_free(struct index *ix)
 	free(ix->last_query);
 }
 
-/*
- * The gap list's entries live at some step of [a, b] (first <= b and
- * last >= a), in offset order, for a walk whose position y only rises.
- * Read a block at a time, each block compacted first without a branch (an
- * entry is written, and kept when live): live and dead entries alternate
- * at random, and a branch on each would be mispredicted about half the
- * time.  Entries starting more than the list's longest below y end by y,
- * so a block is compacted from past them (a gallop, then a bisection).
- */
-#define LIVE_BLOCK 16
-
-struct live {
-	const struct entry *e;
-	uint32_t n, j;  /* entries, next to compact */
-	uint32_t k, m;  /* next of the block, block length */
-	int32_t a, b;
-	uint64_t longest;
-	uint64_t scanned;
-	uint64_t lo[LIVE_BLOCK], hi[LIVE_BLOCK];
-};
-
-/* The first j' >= j with e[j'].lo + longest > y (the list is by lo). */
-static uint32_t skip_ended(const struct entry *e, uint32_t n, uint32_t j,
-			   uint64_t longest, uint64_t y)
-{
-	uint32_t lo = j + 1, hi, step = 1;
-
-	if (j >= n || e[j].lo + longest > y)
-		return j;
-	/* gallop from j (the walk mostly moves a little), then bisect */
-	while (lo + step < n && e[lo + step - 1].lo + longest <= y) {
-		lo += step;
-		step *= 2;
-	}
-	hi = lo + step < n ? lo + step : n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (e[mid].lo + longest <= y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The next live entry [*s, *e) with *e > y; false when there is none. */
-static inline bool next_live(struct live *lv, uint64_t y, uint64_t *s,
-			     uint64_t *e)
-{
-	for (;;) {
-		for (uint32_t k = lv->k, m = lv->m; k < m; k++)
-			if (lv->hi[k] > y) {
-				*e = lv->hi[k];
-				*s = lv->lo[k];
-				lv->k = k + 1;
-				return true;
-			}
-		lv->k = lv->m;
-		lv->j = skip_ended(lv->e, lv->n, lv->j, lv->longest, y);
-		if (lv->j == lv->n)
-			return false;
-		{
-			/* in locals: the stores into lo[] and hi[] could alias
-			 * the struct's fields, which would be read again */
-			uint32_t j = lv->j, m = 0;
-			uint32_t stop = lv->n - j < LIVE_BLOCK ? lv->n : j + LIVE_BLOCK;
-			int32_t a = lv->a, b = lv->b;
-			const struct entry *en = lv->e;
-
-			lv->scanned += stop - j;
-			for (; j < stop; j++) {
-				lv->lo[m] = en[j].lo;
-				lv->hi[m] = en[j].hi;
-				m += (en[j].first <= b) & (en[j].last >= a);
-			}
-			lv->j = j;
-			lv->k = 0;
-			lv->m = m;
-		}
-	}
-}
-
 /* The walk, in doubled addresses: the conflicts' union is H_T's blocked
  * runs at threshold a and the live list entries; both streams come in
  * order of start, and are merged as ab_fit_first scans hits by offset (a
@@ -480,21 +397,15 @@ uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
 	uint64_t hs = UINT64_MAX, he = 0; /* H_T's next run */
 	uint64_t ls = UINT64_MAX, le = 0; /* the next live entry */
 	struct pw_runs h;
-	struct live lv;
+	struct ff_live lv;
 
 	if (!size)
 		return cand;
 	pw_runs_init(&h, &ix->pool, f, a);
-	lv.e = l->e;
-	lv.n = l->n;
-	lv.j = lv.k = lv.m = 0;
-	lv.a = a;
-	lv.b = b;
-	lv.longest = l->longest;
-	lv.scanned = 0;
+	ff_live_init(&lv, l, a, b);
 	if (f->n && !pw_next_run(&h, 2 * cand + 1, &hs, &he))
 		hs = UINT64_MAX;
-	if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+	if (!ff_next_live(&lv, 2 * cand + 1, &ls, &le))
 		ls = UINT64_MAX;
 	for (;;) {
 		uint64_t s, e;
@@ -513,7 +424,7 @@ uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
 		if (e > 2 * cand + 1)
 			cand = ab_align_up(e >> 1, align);
 		if (ls < hs) {
-			if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+			if (!ff_next_live(&lv, 2 * cand + 1, &ls, &le))
 				ls = UINT64_MAX;
 		} else if (!pw_next_run(&h, 2 * cand + 1, &hs, &he)) {
 			hs = UINT64_MAX;

@@ -23,6 +23,102 @@ struct list {
 	uint64_t longest; /* max hi - lo */
 };
 
+/*
+ * The gap list's entries live at some step of [a, b] (first <= b and
+ * last >= a), in offset order, for a walk whose position y only rises.
+ * (first_fit_index.c's walk, and best_fit_index.c's with y = 0.)
+ * Read a block at a time, each block compacted first without a branch (an
+ * entry is written, and kept when live): live and dead entries alternate
+ * at random, and a branch on each would be mispredicted about half the
+ * time.  Entries starting more than the list's longest below y end by y,
+ * so a block is compacted from past them (a gallop, then a bisection).
+ */
+#define FF_LIVE_BLOCK 16
+
+struct ff_live {
+	const struct entry *e;
+	uint32_t n, j;  /* entries, next to compact */
+	uint32_t k, m;  /* next of the block, block length */
+	int32_t a, b;
+	uint64_t longest;
+	uint64_t scanned;
+	uint64_t lo[FF_LIVE_BLOCK], hi[FF_LIVE_BLOCK];
+};
+
+static inline void ff_live_init(struct ff_live *lv, const struct list *l,
+				int32_t a, int32_t b)
+{
+	lv->e = l->e;
+	lv->n = l->n;
+	lv->j = lv->k = lv->m = 0;
+	lv->a = a;
+	lv->b = b;
+	lv->longest = l->longest;
+	lv->scanned = 0;
+}
+
+/* The first j' >= j with e[j'].lo + longest > y (the list is by lo). */
+static inline uint32_t ff_skip_ended(const struct entry *e, uint32_t n, uint32_t j,
+			   uint64_t longest, uint64_t y)
+{
+	uint32_t lo = j + 1, hi, step = 1;
+
+	if (j >= n || e[j].lo + longest > y)
+		return j;
+	/* gallop from j (the walk mostly moves a little), then bisect */
+	while (lo + step < n && e[lo + step - 1].lo + longest <= y) {
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step < n ? lo + step : n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].lo + longest <= y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The next live entry [*s, *e) with *e > y; false when there is none. */
+static inline bool ff_next_live(struct ff_live *lv, uint64_t y, uint64_t *s,
+			     uint64_t *e)
+{
+	for (;;) {
+		for (uint32_t k = lv->k, m = lv->m; k < m; k++)
+			if (lv->hi[k] > y) {
+				*e = lv->hi[k];
+				*s = lv->lo[k];
+				lv->k = k + 1;
+				return true;
+			}
+		lv->k = lv->m;
+		lv->j = ff_skip_ended(lv->e, lv->n, lv->j, lv->longest, y);
+		if (lv->j == lv->n)
+			return false;
+		{
+			/* in locals: the stores into lo[] and hi[] could alias
+			 * the struct's fields, which would be read again */
+			uint32_t j = lv->j, m = 0;
+			uint32_t stop = lv->n - j < FF_LIVE_BLOCK ? lv->n : j + FF_LIVE_BLOCK;
+			int32_t a = lv->a, b = lv->b;
+			const struct entry *en = lv->e;
+
+			lv->scanned += stop - j;
+			for (; j < stop; j++) {
+				lv->lo[m] = en[j].lo;
+				lv->hi[m] = en[j].hi;
+				m += (en[j].first <= b) & (en[j].last >= a);
+			}
+			lv->j = j;
+			lv->k = 0;
+			lv->m = m;
+		}
+	}
+}
+
 /* The lifetimes of order[0..m), ranked: first/last by buffer are ranks
  * among the distinct steps used, so sparse step numbers cost nothing. */
 struct ranks {
