@@ -18,16 +18,25 @@
  *  3. Objects are laid end to end in creation order; the arena is the sum
  *     of their sizes.
  * Ties: as above (creation order, then the reversed insort order).
- * Complexity: O(n log n) + sum over specs of O((k + 1) log n), k = the
- * placed buffers overlapping it: one interval-index query (placement.h,
- * unsorted: the decision takes a max per object, so no sort by offset)
- * sees the overlapping tenants of every object at once.  k grows like the
- * buffers live at a step, so this is n^1.5 where those grow like sqrt n
- * (docs/scaling.md, issue 29).  Upstream scans
- * every object's allocations, O(n^2); that scan is kept as the fallback
- * for sizes whose keys would not fit in 64 bits, and both give the same
- * offsets (checked on the corpus and random problems; the times:
- * docs/planners.md).
+ * Complexity: O(n log n) to order, then per spec O(J/64 log(T/B) + P +
+ * log n) without listing anything (lib/object_sets.h; J objects, T
+ * steps, blocks of B = 16 steps, P pieces in a block): bitsets of the
+ * objects over a segment tree on time give the first object with no
+ * tenant meeting the spec (the free one) and, since specs come in size
+ * order, the first with no tenant whose room above it is below the spec's
+ * size (a tenant leaves that layer once the sizes fall to its room): the
+ * first where the spec stacks; that object's highest end over the spec's
+ * steps comes from its own max tree.  Memory O(n + J T / B) bytes
+ * (34 MB of bitsets at 10^6 buffers on the sweep, J = 390).
+ * Empty specs (an empty tenant at 0 is no top, which the bitsets do not
+ * see), and problems whose bitsets would pass 128 MB, continue from where
+ * the bitsets stop with one interval-index query a spec (placement.h):
+ * O((k + 1) log n) for the k placed buffers overlapping it, the tenants
+ * of every object at once (keys object * stride + offset); sizes whose
+ * keys would not fit in 64 bits, with upstream's scan of every object's
+ * allocations, O(n^2).  The three give the same offsets (the random
+ * problems of tests/test_object_sets.c, the offsets regression; the
+ * times: docs/scaling.md, issue 29).
  * Source: ExecuTorch exir/memory_planning.py as in keyprocedure/executorch
  * at 2250f82f633b33051df89191359094752206fb90 (a fork of pytorch/executorch
  * carrying the size-sorted greedy of 2025); the suite (algo_list =
@@ -41,11 +50,14 @@
  * bytes when the graph has an XNNPACK delegate) is not added.
  * Weak spots: an object is sized by its first (largest) tenant and never
  * grows; a spec overlapping an object's allocations is stacked above the
- * highest of them even when a lower hole would hold it.
+ * highest of them even when a lower hole would hold it.  The bitsets cost
+ * J/64 words a tree node: very many objects over very many steps pass
+ * their budget and fall back to the listing, n^1.5 or worse.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/object_sets.h"
 #include "lib/placement.h"
 #include "lib/replay.h"
 
@@ -94,15 +106,17 @@ static int assign(struct object *obj, size_t *n_obj, size_t pick,
 	return object_add(&obj[(*n_obj)++], i, 0, b);
 }
 
-/* Upstream's scan: each object's allocations in turn (the fallback when the
- * index's encoding does not fit in 64 bits). */
+/* Upstream's scan: each object's allocations in turn, for order[from..n)
+ * after the objects already made (the fallback when the interval index's
+ * encoding does not fit in 64 bits). */
 static int place_scanning(const struct ab_problem *p, const uint32_t *order,
-			  uint64_t align, struct object *obj, size_t *n_objp)
+			  uint64_t align, struct object *obj, size_t *n_objp,
+			  size_t from)
 {
-	size_t n_obj = 0;
+	size_t n_obj = *n_objp;
 	int rc = 0;
 
-	for (size_t k = 0; !rc && k < p->n; k++) {
+	for (size_t k = from; !rc && k < p->n; k++) {
 		uint32_t i = order[k];
 		const struct ab_buffer *b = &p->buf[i];
 		uint64_t size = ab_align_up(b->size, align);
@@ -149,13 +163,14 @@ static int place_scanning(const struct ab_problem *p, const uint32_t *order,
  * one query lists the overlapping tenants of every object at once, in
  * O((k + 1) log n) for k of them.  The first object none of them is in has
  * index <= k, and stacking is only tried when every object is hit, so the
- * decision costs O(k) more.
+ * decision costs O(k) more.  Places order[from..n) after the objects
+ * already made (empty specs, and what the bitsets' budget leaves).
  */
 static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 			 uint64_t align, struct object *obj, size_t *n_objp,
-			 uint64_t stride)
+			 uint64_t stride, size_t from)
 {
-	size_t n = p->n, n_obj = 0;
+	size_t n = p->n, n_obj = *n_objp;
 	uint64_t *key = malloc((n + 1) * sizeof(*key));
 	uint64_t *top = malloc((n + 1) * sizeof(*top));
 	size_t *stamp = malloc((n + 1) * sizeof(*stamp));
@@ -169,7 +184,11 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 		goto out_free;
 	for (size_t j = 0; j < n; j++)
 		stamp[j] = SIZE_MAX;
-	for (size_t k = 0; !rc && k < n; k++) {
+	for (size_t j = 0; j < n_obj; j++)
+		for (size_t a = 0; a < obj[j].n; a++)
+			ab_placer_place(&pl, obj[j].a[a].buffer,
+					j * stride + obj[j].a[a].offset);
+	for (size_t k = from; !rc && k < n; k++) {
 		uint32_t i = order[k];
 		const struct ab_buffer *b = &p->buf[i];
 		uint64_t size = ab_align_up(b->size, align), stack_at = 0;
@@ -217,11 +236,203 @@ out_free:
 	return rc;
 }
 
+/* Steps 0 .. *steps - 1 for every buffer's first and last use, in the
+ * same order, so the same overlaps: the steps less the least first use,
+ * or their ranks among the distinct ends when that span passes 2 n. */
+static int time_steps(const struct ab_problem *p, int32_t *tf, int32_t *tl,
+		      int32_t *steps)
+{
+	size_t n = p->n;
+	int32_t lo = INT32_MAX, hi = INT32_MIN, r = -1;
+	struct ab_key_index *e;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p->buf[i].first < lo)
+			lo = p->buf[i].first;
+		if (p->buf[i].last > hi)
+			hi = p->buf[i].last;
+	}
+	if (!n || (int64_t)hi - lo < 2 * (int64_t)n) {
+		for (size_t i = 0; i < n; i++) {
+			tf[i] = p->buf[i].first - lo;
+			tl[i] = p->buf[i].last - lo;
+		}
+		*steps = n ? hi - lo + 1 : 1;
+		return 0;
+	}
+	e = malloc(2 * n * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		e[2 * i] = (struct ab_key_index){
+			(uint64_t)((int64_t)p->buf[i].first - lo), (uint32_t)(2 * i) };
+		e[2 * i + 1] = (struct ab_key_index){
+			(uint64_t)((int64_t)p->buf[i].last - lo), (uint32_t)(2 * i + 1) };
+	}
+	rc = ab_sort_key_index(e, 2 * n);
+	for (size_t k = 0; !rc && k < 2 * n; k++) {
+		if (!k || e[k].key != e[k - 1].key)
+			r++;
+		if (e[k].index % 2)
+			tl[e[k].index / 2] = r;
+		else
+			tf[e[k].index / 2] = r;
+	}
+	*steps = r + 1;
+	free(e);
+	return rc;
+}
+
+/* The bitsets' blocks (2^4 steps) and their budget for both sets: past it
+ * (a problem with very many objects over very many steps) the listing
+ * takes over. */
+enum { SETS_SHIFT = 4, ALL = 0, BLOCKING = 1 };
+#define SETS_BUDGET_BYTES ((size_t)128 << 20)
+
+struct sets_route {
+	int32_t *pf, *pl, steps;   /* steps of the spec at each position */
+	uint64_t *size;            /* padded size at each position */
+	uint32_t *rm_head, *rm_next, *rm_obj; /* removals from blocking */
+	struct ab_objsets sets;    /* layer ALL: every tenant; BLOCKING */
+	struct ab_objtops tops;
+};
+
+/* The specs' steps and padded sizes by position in order. */
+static int sets_route_init(struct sets_route *r, const struct ab_problem *p,
+			   const uint32_t *order, uint64_t align)
+{
+	size_t n = p->n;
+	int32_t *tf = malloc((n + 1) * sizeof(*tf));
+	int32_t *tl = malloc((n + 1) * sizeof(*tl));
+	int rc = -ENOMEM;
+
+	r->pf = malloc((n + 1) * sizeof(*r->pf));
+	r->pl = malloc((n + 1) * sizeof(*r->pl));
+	r->size = malloc((n + 1) * sizeof(*r->size));
+	r->rm_head = calloc(n + 1, sizeof(*r->rm_head));
+	r->rm_next = malloc((n + 1) * sizeof(*r->rm_next));
+	r->rm_obj = malloc((n + 1) * sizeof(*r->rm_obj));
+	if (tf && tl && r->pf && r->pl && r->size && r->rm_head &&
+	    r->rm_next && r->rm_obj)
+		rc = time_steps(p, tf, tl, &r->steps);
+	for (size_t k = 0; !rc && k < n; k++) {
+		r->pf[k] = tf[order[k]];
+		r->pl[k] = tl[order[k]];
+		r->size[k] = ab_align_up(p->buf[order[k]].size, align);
+	}
+	free(tf);
+	free(tl);
+	if (!rc)
+		rc = ab_objsets_init(&r->sets, r->steps, SETS_SHIFT, 2,
+				     1u << BLOCKING);
+	if (!rc)
+		rc = ab_objtops_init(&r->tops, r->steps);
+	return rc;
+}
+
+static void sets_route_free(struct sets_route *r)
+{
+	ab_objsets_free(&r->sets);
+	ab_objtops_free(&r->tops);
+	free(r->pf);
+	free(r->pl);
+	free(r->size);
+	free(r->rm_head);
+	free(r->rm_next);
+	free(r->rm_obj);
+}
+
+/* The spec at position k, in object j with `room` above it, blocks
+ * stacking while the specs' size exceeds that room; the sizes fall, so it
+ * leaves blocking before the first later spec whose size fits. */
+static int block_until_room(struct sets_route *r, size_t n, size_t k,
+			    uint32_t j, uint64_t room)
+{
+	size_t lo = k + 1, hi = n;
+	int rc = ab_objsets_add(&r->sets, BLOCKING, j, r->pf[k], r->pl[k]);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->size[mid] <= room)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	r->rm_obj[k] = j;
+	if (lo < n) {
+		r->rm_next[k] = r->rm_head[lo];
+		r->rm_head[lo] = (uint32_t)k + 1;
+	}
+	return rc;
+}
+
+/*
+ * The same decisions from bitsets of objects over time (object_sets.h),
+ * with no listing: `all` holds every tenant, so the first free object is
+ * its first object without one meeting the spec; `blocking` holds the
+ * tenants whose room is below the spec's size, so (every object being
+ * hit) the first object where the spec stacks is its first object without
+ * one; `tops` gives that object's highest end over the spec's steps.
+ * Places order[0..*done) and stops at the first empty spec (empty tenants
+ * at 0 do not count as a top, which the sets do not see) or when a new
+ * object would pass the budget.
+ */
+static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
+			 uint64_t align, struct object *obj, size_t *n_objp,
+			 size_t *done)
+{
+	size_t n = p->n, n_obj = 0, k = 0;
+	struct sets_route r = { 0 };
+	int rc = sets_route_init(&r, p, order, align);
+
+	for (; !rc && k < n && r.size[k]; k++) {
+		uint64_t size = r.size[k], at = 0;
+		int32_t f = r.pf[k], l = r.pl[k];
+		size_t j;
+
+		for (uint32_t q = r.rm_head[k]; q; q = r.rm_next[q - 1])
+			ab_objsets_remove(&r.sets, BLOCKING, r.rm_obj[q - 1],
+					  r.pf[q - 1], r.pl[q - 1]);
+		j = ab_objsets_first_without(&r.sets, ALL, f, l, n_obj);
+		if (j == n_obj) {
+			j = ab_objsets_first_without(&r.sets, BLOCKING, f, l,
+						     n_obj);
+			if (j < n_obj)
+				at = ab_objtops_max(&r.tops, (uint32_t)j, f, l);
+		}
+		if (j == n_obj) {
+			if (ab_objsets_bytes(r.steps, SETS_SHIFT, 2, n_obj + 1) >
+			    SETS_BUDGET_BYTES)
+				break;
+			rc = ab_objsets_reserve(&r.sets, n_obj + 1);
+			if (!rc)
+				rc = ab_objtops_add_object(&r.tops);
+			obj[n_obj++].size = size;
+		}
+		if (!rc)
+			rc = object_add(&obj[j], order[k], at, &p->buf[order[k]]);
+		if (!rc)
+			rc = ab_objsets_add(&r.sets, ALL, (uint32_t)j, f, l);
+		if (!rc)
+			rc = ab_objtops_raise(&r.tops, (uint32_t)j, f, l,
+					      at + size);
+		if (!rc && obj[j].size - at - size < size)
+			rc = block_until_room(&r, n, k, (uint32_t)j,
+					      obj[j].size - at - size);
+	}
+	sets_route_free(&r);
+	*n_objp = n_obj;
+	*done = k;
+	return rc;
+}
+
 static int plan_executorch_greedy(const struct ab_problem *p,
 				  const struct ab_plan_options *o,
 				  struct ab_plan *out)
 {
-	size_t n = p->n, n_obj = 0;
+	size_t n = p->n, n_obj = 0, done = 0;
 	uint64_t align = ab_common_align(p, o), total = 0, stride = 1;
 	bool indexed;
 	uint32_t *order = malloc((n + 1) * sizeof(*order));
@@ -255,10 +466,16 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 	const uint64_t *keys[] = { neg, rank };
 
 	rc = ab_order_by_keys(p, order, keys, 2);
-	if (!rc && indexed)
-		rc = place_indexed(p, order, align, obj, &n_obj, stride);
-	else if (!rc)
-		rc = place_scanning(p, order, align, obj, &n_obj);
+	free(neg);
+	free(rank);
+	neg = NULL;
+	rank = NULL;
+	if (!rc)
+		rc = place_by_sets(p, order, align, obj, &n_obj, &done);
+	if (!rc && done < n && indexed)
+		rc = place_indexed(p, order, align, obj, &n_obj, stride, done);
+	else if (!rc && done < n)
+		rc = place_scanning(p, order, align, obj, &n_obj, done);
 	if (rc)
 		goto out;
 	for (size_t j = 0; j < n_obj; j++) {
