@@ -96,7 +96,9 @@ static int count_grow(struct ab_objsets *s)
 	return 0;
 }
 
-static int count_up(struct ab_objsets *s, uint64_t key)
+/* One more interval of a removable layer at a (node, object) whose cover
+ * bit is already set. */
+static int count_extra(struct ab_objsets *s, uint64_t key)
 {
 	size_t i;
 
@@ -115,19 +117,21 @@ static int count_up(struct ab_objsets *s, uint64_t key)
 	return 0;
 }
 
-/* The count after one down; an entry reaching 0 leaves the table
- * (linear probing's deletion by backward shift). */
-static uint64_t count_down(struct ab_objsets *s, uint64_t key)
+/* Takes one extra interval at key if there is one (the cover bit stays);
+ * false when the interval removed was the last (the bit goes).  An entry
+ * reaching 0 leaves the table (linear probing's deletion by backward
+ * shift). */
+static bool count_take(struct ab_objsets *s, uint64_t key)
 {
 	size_t mask = s->count_cap - 1, i, j;
 
-	if (!s->count_cap)
-		return 0;
+	if (!s->count_used)
+		return false;
 	i = j = count_find(s, key);
 	if (!s->count[i].key)
-		return 0;
+		return false;
 	if (--s->count[i].n)
-		return s->count[i].n;
+		return true;
 	for (;;) {
 		size_t h;
 		bool home_between;
@@ -144,7 +148,7 @@ static uint64_t count_down(struct ab_objsets *s, uint64_t key)
 	}
 	s->count[i].key = 0;
 	s->count_used--;
-	return 0;
+	return true;
 }
 
 /* ------------------------------------------------------------ ab_objsets */
@@ -347,15 +351,18 @@ int ab_objsets_add(struct ab_objsets *s, unsigned layer, uint32_t object,
 		if (z & 1)
 			v[nv++] = --z;
 		for (int k = 0; k < nv; k++) {
-			if (counted) {
-				int rc = count_up(s, count_key(v[k], layer,
-							       object));
+			uint64_t *word = &s->bits[word_index(s, v[k], object / 64,
+							     layer, COVER)],
+				 bit = 1ull << (object % 64);
+
+			if (counted && (*word & bit)) {
+				int rc = count_extra(s, count_key(v[k], layer,
+								  object));
 
 				if (rc)
 					return rc;
 			}
-			s->bits[word_index(s, v[k], object / 64, layer, COVER)] |=
-				1ull << (object % 64);
+			*word |= bit;
 			sub_set_up(s, v[k], layer, object);
 		}
 	}
@@ -395,7 +402,7 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 			v[nv++] = --z;
 		for (int k = 0; k < nv; k++) {
 			if (!(s->removable >> layer & 1) ||
-			    count_down(s, count_key(v[k], layer, object)))
+			    count_take(s, count_key(v[k], layer, object)))
 				continue;
 			s->bits[word_index(s, v[k], object / 64, layer, COVER)] &=
 				~(1ull << (object % 64));

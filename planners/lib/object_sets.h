@@ -15,7 +15,8 @@
  * to the root, and the partial pieces of its end blocks that meet it:
  * O(W log(T / B) + pieces) for W = m / 64, stopping at the first word
  * with a clear bit.  Adding is O(log(T / B)) plus a piece.  A removable
- * set counts the intervals per (node, object) of cover in a hash table
+ * layer counts in a hash table the intervals per (node, object) of cover
+ * beyond the first (rare: two intervals of one object over the same node)
  * and recomputes the sub bits up the paths when one is removed.
  * Memory: 2 bitsets of W words on 2 L nodes (L = blocks rounded up to a
  * power of two), ab_objsets_bytes, plus 8 bytes a piece.
@@ -55,7 +56,8 @@ struct ab_objsets_slot {
 	struct ab_objsets_piece in[AB_OBJSETS_INLINE];
 };
 
-/* Intervals of a removable layer with a node as canonical piece. */
+/* Intervals of a removable layer beyond the first with a node as
+ * canonical piece (the first is the cover bit). */
 struct ab_objsets_count {
 	uint64_t key;              /* (node, layer, object), 0: empty slot */
 	uint64_t n;
@@ -69,7 +71,7 @@ struct ab_objsets {
 	size_t words;              /* bitset words a node and layer */
 	uint64_t *bits;            /* per node, word, layer: cover, sub */
 	struct ab_objsets_slot *slot; /* per block */
-	struct ab_objsets_count *count; /* hash table, linear probing */
+	struct ab_objsets_count *count; /* extras: hash, linear probing */
 	size_t count_cap, count_used;
 	uint64_t *acc;             /* a query's partial bits, words long */
 	size_t *at;                /* a query's node words */
