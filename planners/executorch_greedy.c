@@ -290,10 +290,19 @@ static int time_steps(const struct ab_problem *p, int32_t *tf, int32_t *tl,
 enum { SETS_SHIFT = 4, ALL = 0, BLOCKING = 1 };
 #define SETS_BUDGET_BYTES ((size_t)128 << 20)
 
+/* A spec by position: its steps; once it blocks, its object and the next
+ * spec leaving blocking at the same position + 1 (one line a removal). */
+struct at_pos {
+	int32_t first, last;
+	uint32_t object, next;
+};
+
 struct sets_route {
-	int32_t *pf, *pl, steps;   /* steps of the spec at each position */
+	struct at_pos *at;         /* the spec at each position */
+	int32_t steps;
 	uint64_t *size;            /* padded size at each position */
-	uint32_t *rm_head, *rm_next, *rm_obj; /* removals from blocking */
+	uint64_t *size64;          /* size[64 c], a cached index into it */
+	uint32_t *rm_head;         /* first removal from blocking + 1 */
 	struct ab_objsets sets;    /* layer ALL: every tenant; BLOCKING */
 	struct ab_objtops tops;
 };
@@ -307,19 +316,18 @@ static int sets_route_init(struct sets_route *r, const struct ab_problem *p,
 	int32_t *tl = malloc((n + 1) * sizeof(*tl));
 	int rc = -ENOMEM;
 
-	r->pf = malloc((n + 1) * sizeof(*r->pf));
-	r->pl = malloc((n + 1) * sizeof(*r->pl));
+	r->at = malloc((n + 1) * sizeof(*r->at));
 	r->size = malloc((n + 1) * sizeof(*r->size));
+	r->size64 = malloc((n / 64 + 1) * sizeof(*r->size64));
 	r->rm_head = calloc(n + 1, sizeof(*r->rm_head));
-	r->rm_next = malloc((n + 1) * sizeof(*r->rm_next));
-	r->rm_obj = malloc((n + 1) * sizeof(*r->rm_obj));
-	if (tf && tl && r->pf && r->pl && r->size && r->rm_head &&
-	    r->rm_next && r->rm_obj)
+	if (tf && tl && r->at && r->size && r->size64 && r->rm_head)
 		rc = time_steps(p, tf, tl, &r->steps);
 	for (size_t k = 0; !rc && k < n; k++) {
-		r->pf[k] = tf[order[k]];
-		r->pl[k] = tl[order[k]];
+		r->at[k].first = tf[order[k]];
+		r->at[k].last = tl[order[k]];
 		r->size[k] = ab_align_up(p->buf[order[k]].size, align);
+		if (k % 64 == 0)
+			r->size64[k / 64] = r->size[k];
 	}
 	free(tf);
 	free(tl);
@@ -335,12 +343,10 @@ static void sets_route_free(struct sets_route *r)
 {
 	ab_objsets_free(&r->sets);
 	ab_objtops_free(&r->tops);
-	free(r->pf);
-	free(r->pl);
+	free(r->at);
 	free(r->size);
+	free(r->size64);
 	free(r->rm_head);
-	free(r->rm_next);
-	free(r->rm_obj);
 }
 
 /* The spec at position k, in object j with `room` above it, blocks
@@ -349,9 +355,24 @@ static void sets_route_free(struct sets_route *r)
 static int block_until_room(struct sets_route *r, size_t n, size_t k,
 			    uint32_t j, uint64_t room)
 {
-	size_t lo = k + 1, hi = n;
-	int rc = ab_objsets_add(&r->sets, BLOCKING, j, r->pf[k], r->pl[k]);
+	size_t lo = (k + 1) / 64, hi = (n - 1) / 64 + 1;
+	int rc = ab_objsets_add(&r->sets, BLOCKING, j, r->at[k].first,
+				r->at[k].last);
 
+	/* the sizes fall: the first position past k whose size fits, first
+	 * among every 64th size, then among the 64 before it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->size64[mid] <= room)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	hi = lo * 64 < n ? lo * 64 : n;
+	lo = lo ? (lo - 1) * 64 : 0;
+	if (lo < k + 1)
+		lo = k + 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -360,9 +381,9 @@ static int block_until_room(struct sets_route *r, size_t n, size_t k,
 		else
 			lo = mid + 1;
 	}
-	r->rm_obj[k] = j;
+	r->at[k].object = j;
 	if (lo < n) {
-		r->rm_next[k] = r->rm_head[lo];
+		r->at[k].next = r->rm_head[lo];
 		r->rm_head[lo] = (uint32_t)k + 1;
 	}
 	return rc;
@@ -389,12 +410,12 @@ static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
 
 	for (; !rc && k < n && r.size[k]; k++) {
 		uint64_t size = r.size[k], at = 0;
-		int32_t f = r.pf[k], l = r.pl[k];
+		int32_t f = r.at[k].first, l = r.at[k].last;
 		size_t j;
 
-		for (uint32_t q = r.rm_head[k]; q; q = r.rm_next[q - 1])
-			ab_objsets_remove(&r.sets, BLOCKING, r.rm_obj[q - 1],
-					  r.pf[q - 1], r.pl[q - 1]);
+		for (uint32_t q = r.rm_head[k]; q; q = r.at[q - 1].next)
+			ab_objsets_remove(&r.sets, BLOCKING, r.at[q - 1].object,
+					  r.at[q - 1].first, r.at[q - 1].last);
 		j = ab_objsets_first_without(&r.sets, ALL, f, l, n_obj);
 		if (j == n_obj) {
 			j = ab_objsets_first_without(&r.sets, BLOCKING, f, l,

@@ -420,6 +420,8 @@ size_t ab_objsets_first_without(struct ab_objsets *s, unsigned layer,
 	if (!m)
 		return 0;
 	span_split(first, last, s->shift, &sp);
+	for (int k = 0; k < sp.parts; k++)
+		__builtin_prefetch(&s->slot[sp.block[k]]);
 	/* sub of the canonical nodes of the whole blocks */
 	for (size_t a = sp.lo + s->leaves, z = sp.hi + s->leaves; a < z;
 	     a >>= 1, z >>= 1) {
