@@ -47,7 +47,7 @@ TESTS        := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all help bench bench-slurm sweep sweep-problems test test-long test-all test-unit test-binaries \
 	test-python python deps clean plots paper corpus scaling bench-cli fuzz fresh-check compare report \
-	reference baselines transforms hard FORCE
+	reference baselines transforms hard offsets-reference FORCE
 all: $(BIN) $(GENS)
 
 help:
@@ -73,10 +73,13 @@ help:
 	@echo "                  (a reduced run of minutes; HARD=full for the full study, hours)"
 	@echo "make transforms   reordering and in-place reuse on top of placement -> results/transforms.csv"
 	@echo "make scaling      planning time from 10^2 to 10^6 buffers -> results/scaling.csv"
+	@echo "                  (each time also over a radix sort timed next to it; peaks against the reference's)"
 	@echo "make bench-cli    whole-command times with hyperfine -> results/hyperfine.csv"
 	@echo "make plots        every figure from results/ -> plots/out/"
 	@echo "make paper        paper/paper.pdf from the results"
 	@echo "make reference    the full study -> results/reference/ (committed on purpose)"
+	@echo "make offsets-reference  every fast planner's plans by sha256 -> results/reference/offsets.tsv"
+	@echo "                  (re-record when a planner is meant to move offsets; the commit says why)"
 	@echo "make corpus       regenerate the committed graphs from the generators"
 	@echo "make compare      A=old.csv B=new.csv [MATCH=graph,planner]: two runs row by row, figure plots/out/compare.png"
 	@echo "make report       one HTML page, figures inline -> results/report/index.html ([A=old.csv B=new.csv] adds compare)"
@@ -160,6 +163,12 @@ paper: plots
 
 reference: $(BIN)
 	@sh scripts/study/reference.sh $(BUILD)
+
+# The offsets regression's record (scripts/dev/offsets-digest.sh): make
+# test checks graphs/ against it (tests/test_offsets.c), make test-long the
+# sweep at 10^4 and 10^5 and ../shared.  SETS="graphs ..." re-records some.
+offsets-reference: $(BIN) $(GENS)
+	@BUILD=$(BUILD) JOBS=$(JOBS) sh scripts/dev/offsets-digest.sh --write $(SETS)
 
 # One self-contained HTML page: summary, provenance, every figure inline as
 # SVG, and with A= and B= the comparison (plots/report/report.sh).

@@ -18,7 +18,9 @@
  *     buffers get offset 0 and are not recorded (XLA's Alloc does this).
  *  3. BufferAssigner runs both orders under ChooseBestHeapAlgorithm and
  *     keeps the smaller heap; ties keep the first (spatial).  This planner
- *     does the same.
+ *     does the same, the temporal order first: through the index the
+ *     spatial pass stops once its heap exceeds the temporal peak (a heap
+ *     only grows, so spatial has lost; 39 % of the way on the 10^6 sweep).
  * Ties: as above; every key ends in the buffer index, so the order is
  * total and the result deterministic.
  * Complexity: two passes of O(n log n) sort + interval-index scans; from
@@ -61,10 +63,12 @@ static uint64_t xla_fit(const struct ab_hit *hits, size_t k, uint64_t size,
 	return best != UINT64_MAX ? best : off;
 }
 
+/* One order's plan; through the index, it may stop once its heap exceeds
+ * stop_above (0 = never), with *peak above it and the offsets partial. */
 static int plan_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, bool temporal,
-		      uint32_t *order, uint64_t *k1, uint64_t *k2,
-		      uint64_t *offsets, uint64_t *peak)
+		      uint64_t stop_above, uint32_t *order, uint64_t *k1,
+		      uint64_t *k2, uint64_t *offsets, uint64_t *peak)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		uint64_t neg_size = ~p->buf[i].size;
@@ -78,8 +82,8 @@ static int plan_order(const struct ab_problem *p,
 
 	/* the same rule through the checkpoint index when that pays */
 	if (!rc)
-		rc = ab_best_fit_route(p, o, order, p->n, AB_INDEX_XLA, offsets,
-				       peak);
+		rc = ab_best_fit_route_until(p, o, order, p->n, stop_above,
+					     offsets, peak);
 	if (rc == 1)
 		rc = ab_place_nonempty_in_order(p, o, order, p->n, xla_fit, offsets,
 					   peak);
@@ -94,27 +98,30 @@ static int plan_xla_best_fit(const struct ab_problem *p,
 	uint32_t *order = malloc((n + 1) * sizeof(*order));
 	uint64_t *k1 = malloc((n + 1) * sizeof(*k1));
 	uint64_t *k2 = malloc((n + 1) * sizeof(*k2));
-	uint64_t *temporal = malloc((n + 1) * sizeof(*temporal));
+	uint64_t *spatial = malloc((n + 1) * sizeof(*spatial));
 	uint64_t spatial_peak, temporal_peak;
 	int rc = -ENOMEM;
 
-	if (!order || !k1 || !k2 || !temporal)
+	if (!order || !k1 || !k2 || !spatial)
 		goto out;
-	rc = plan_order(p, o, false, order, k1, k2, out->offset,
-			&spatial_peak);
+	/* the temporal order first: the spatial one loses once its heap
+	 * exceeds the temporal peak (a heap only grows, and a tie keeps
+	 * spatial), so it may stop there; the choice is XLA's either way */
+	rc = plan_order(p, o, true, 0, order, k1, k2, out->offset,
+			&temporal_peak);
 	if (!rc)
-		rc = plan_order(p, o, true, order, k1, k2, temporal,
-				&temporal_peak);
+		rc = plan_order(p, o, false, temporal_peak, order, k1, k2,
+				spatial, &spatial_peak);
 	if (rc)
 		goto out;
-	if (temporal_peak < spatial_peak)
-		memcpy(out->offset, temporal, n * sizeof(*temporal));
+	if (spatial_peak <= temporal_peak)
+		memcpy(out->offset, spatial, n * sizeof(*spatial));
 	ab_plan_finish_single(out, p);
 out:
 	free(order);
 	free(k1);
 	free(k2);
-	free(temporal);
+	free(spatial);
 	return rc;
 }
 

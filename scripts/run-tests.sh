@@ -134,6 +134,7 @@ long)
 	step build script submake -j2 BUILD="$build" all test-binaries
 	step campaign script sh tests/campaign/test-campaign.sh "$build" local kill corrupt mixed concurrent out faults hosts ssh slurm
 	step corpus-full-budget criterion env AB_TEST_FULL_BUDGET=1 "$build/tests/test_corpus_plans"
+	step offsets-long script env BUILD="$build" JOBS=2 sh scripts/dev/offsets-digest.sh --check sweep4 sweep5 shared
 	step report-browser script sh tests/report/test-report.sh "$build"
 	step sanitizers script sh tests/sanitizers.sh
 	step fuzz script sh scripts/fuzz.sh "${FUZZ_SECONDS:-30}"

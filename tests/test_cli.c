@@ -182,6 +182,28 @@ Test(cli, sort_reference_prints_two_positive_times)
 	free(out);
 }
 
+/* scale stops a first plan at --budget-seconds (wall): at 1 microsecond,
+ * best_of on the 2,080 buffers of random_medium_s1 cannot finish, so the
+ * row is the one prepared before the plan: its problem, buffers, planner
+ * and alignment, no times, peak or bound, status timed_out, exit 0.  With
+ * the default 60 s the same plan finishes: status ok. */
+Test(cli, scale_stops_a_first_plan_at_its_budget)
+{
+	const char *want = "random_medium_s1,2080,,best_of,1,,,0,,,";
+	char *out, *tail;
+
+	cr_assert_eq(run("scale graphs/synthetic/random_medium_s1.graph --planner best_of "
+			 "--budget-seconds 0.000001", &out), 0, "%s", out);
+	cr_expect_eq(strncmp(out, want, strlen(want)), 0, "%s", out);
+	tail = strstr(out, ",,,,timed_out,\n");
+	cr_expect(tail && tail[strlen(",,,,timed_out,\n")] == '\0', "%s", out);
+	free(out);
+	cr_assert_eq(run("scale graphs/synthetic/random_medium_s1.graph --planner best_of "
+			 "--benchmark_repetitions=1 --benchmark_min_time=0.0001", &out), 0, "%s", out);
+	cr_expect(strstr(out, ",ok,") != NULL, "%s", out);
+	free(out);
+}
+
 Test(cli, list_names_the_core_planners)
 {
 	char *out;

@@ -828,6 +828,50 @@ Test(mechanics, xla_batches_by_hand)
 	ab_problem_free(&p);
 }
 
+/*
+ * XLA's bound (ab_first_fit_config.stop_above): the same problem and
+ * batches as xla_batches_by_hand.  The first batch ends with G2 at 20,
+ * heap 25; the second places Q (0, heap 25) and u (25, heap 30) while X
+ * waits, then X (8).  A bound of 24 stops after G2 (heap 25 > 24): the
+ * second batch is never placed.  Bounds of 29 and 30 place every buffer
+ * (the heap passes 29 only on u, placed inside X's wait, and the check
+ * comes after X): the offsets of the unbounded pass, heap 30.
+ */
+Test(mechanics, xla_bound_stops_by_hand)
+{
+	static const int32_t first[] = { 0, 0, 0, 0, 3, 3, 1 };
+	static const int32_t last[] = { 2, 0, 2, 0, 4, 4, 2 };
+	static const uint64_t size[] = { 8, 6, 6, 5, 25, 5, 4 };
+	static const uint64_t all[] = { 0, 8, 14, 20, 0, 25, 8 };
+	static const uint64_t cut[] = { 0, 8, 14, 20, 99, 99, 99 };
+	static const uint64_t bound[] = { 24, 29, 30 };
+	uint32_t order[7] = { 0, 1, 2, 3, 4, 5, 6 };
+	struct ab_problem p = { 0 };
+	struct ab_plan_options o = { .align = 1 };
+
+	cr_assert_eq(ab_problem_alloc(&p, 7), 0);
+	p.steps = 5;
+	for (uint32_t i = 0; i < 7; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
+					      .first = first[i], .last = last[i] };
+		p.id[i] = i;
+	}
+	for (size_t t = 0; t < 3; t++) {
+		struct ab_first_fit_config cfg = { 2, 4, 1, bound[t] };
+		const uint64_t *want = t == 0 ? cut : all;
+		uint64_t off[7] = { 99, 99, 99, 99, 99, 99, 99 }, top;
+
+		cr_assert_eq(ab_best_fit_place(&p, &o, order, 7, AB_INDEX_XLA,
+					       &cfg, off, &top, NULL), 0);
+		for (size_t i = 0; i < 7; i++)
+			cr_assert_eq(off[i], want[i], "bound %llu: buffer %zu at %llu",
+				     (unsigned long long)bound[t], i,
+				     (unsigned long long)off[i]);
+		cr_assert_eq(top, t == 0 ? 25u : 30u);
+	}
+	ab_problem_free(&p);
+}
+
 /* Large k (sweep-like, and dense at 600 buffers): the default route takes
  * the index, and forced spacings and batches agree with the oracle. */
 Test(mechanics, best_fit_index_large_k)

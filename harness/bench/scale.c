@@ -62,6 +62,7 @@ static void on_result(void *user, size_t index,
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
+		     ab_scale_watch_fn watch, void *watch_user,
 		     struct ab_scale_result *r, struct ab_error *err)
 {
 	struct ab_load_options lo = { 0 };
@@ -87,12 +88,21 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 				  { .align = align, .seed = 1,
 				    .threads_used = &plan.threads },
 				  &plan };
+	snprintf(r->problem, sizeof(r->problem), "%s",
+		 in.problem.name ? in.problem.name : file);
+	r->buffers = in.problem.n;
+	r->planner = pl;
+	r->align = align;
 	r->load_rss_bytes = max_rss_bytes();
+	if (watch)
+		watch(watch_user, r, true);
 	c0 = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = ab_clock_ns(CLOCK_MONOTONIC);
 	rc = timed_plan(&ctx);
 	r->first_plan_ns = ab_clock_ns(CLOCK_MONOTONIC) - t0;
 	r->first_plan_cpu_ns = ab_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	if (watch)
+		watch(watch_user, r, false);
 	r->threads = plan.threads;
 	r->peak_rss_bytes = max_rss_bytes();
 	if (rc)
@@ -111,12 +121,7 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		if (!t.have)
 			r->status = "failed";
 	}
-	snprintf(r->problem, sizeof(r->problem), "%s",
-		 in.problem.name ? in.problem.name : file);
-	r->buffers = in.problem.n;
 	r->max_live_buffers = ab_max_live_buffers(&in.problem);
-	r->planner = pl;
-	r->align = align;
 	r->timed = t.have;
 	if (t.have) {
 		r->plan_ns = t.r.median_ns;
@@ -146,6 +151,21 @@ int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header)
 		r->peak_rss_bytes, r->peak_bytes, r->lower_bound_bytes, r->status,
 		r->threads ? r->threads : 1);
 	return ferror(f) ? -EIO : 0;
+}
+
+int ab_scale_format_stopped_row(char *buf, size_t len,
+				const struct ab_scale_result *r, bool header)
+{
+	/* problem,buffers,max_live_buffers,planner,align,plan_ns,
+	 * plan_ns_stddev,repetitions,first_plan_ns,first_plan_cpu_ns,
+	 * load_rss_bytes,peak_rss_bytes,peak_bytes,lower_bound_bytes,status,
+	 * threads */
+	int n = snprintf(buf, len, "%s%s%s,%zu,,%s,%u,,,0,,,%" PRIu64 ",,,,timed_out,\n",
+			 header ? scale_columns : "", header ? "\n" : "",
+			 r->problem, r->buffers, r->planner->name, r->align,
+			 r->load_rss_bytes);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 int ab_scale_sort_reference(size_t n, int rounds, double *best_ns,

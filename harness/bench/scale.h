@@ -7,7 +7,9 @@
  * check the plan geometrically, and, when the first plan finished within
  * the budget, time the planner with Google Benchmark (median and standard
  * deviation over repetitions).  status is ok, timed_out (the first plan
- * took longer than the budget: no timing), invalid or failed.
+ * took longer than the budget: no timing; with a watch that stops it at
+ * the budget, see ab_scale_format_stopped_row, no peak either), invalid
+ * or failed.
  * first_plan_cpu_ns is the process CPU time of the first plan: on a busy
  * machine it shows how much of the wall time was waiting.
  * Contract: 0 or a negative errno with err filled.
@@ -34,11 +36,19 @@ struct ab_scale_result {
 	uint32_t threads;            /* the first plan's threads (1 or 2) */
 };
 
+/* Called right before the first plan (starting true; r has problem,
+ * buffers, planner, align and load_rss_bytes) and right after it (false):
+ * the CLI arms a wall-clock stop at the budget there, so a planner past
+ * its budget costs the budget and no more. */
+typedef void (*ab_scale_watch_fn)(void *user, const struct ab_scale_result *r,
+				  bool starting);
+
 /* timer times the planner (the CLI's Google Benchmark, initialised
- * before). */
+ * before); watch (may be NULL) is called around the first plan. */
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
+		     ab_scale_watch_fn watch, void *watch_user,
 		     struct ab_scale_result *r, struct ab_error *err);
 
 /* The yardstick of the scaling study (issue 19 reports each planner as a
@@ -53,5 +63,13 @@ int ab_scale_sort_reference(size_t n, int rounds, double *best_ns,
 
 /* The CSV row (with header, the header line first).  0 or -EIO. */
 int ab_scale_write_row(FILE *f, const struct ab_scale_result *r, bool header);
+
+/* The row of a first plan stopped at the budget, formatted into buf
+ * (with header, the header line first): r's problem, buffers, planner,
+ * align and load_rss_bytes, status timed_out, no timing, peak or bound
+ * (the plan never finished).  Formatted before the plan starts, so that a
+ * signal handler can write it.  The length, or -1 when len is too small. */
+int ab_scale_format_stopped_row(char *buf, size_t len,
+				const struct ab_scale_result *r, bool header);
 
 #endif

@@ -2,7 +2,11 @@
  * `arenabench scale FILE --planner P [--align A] [--budget-seconds S]
  * [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
  * CSV row on stdout.  Exit 0 when measured (status ok, timed_out or
- * invalid is in the row), 2 bad usage or input.
+ * invalid is in the row), 2 bad usage or input.  A first plan still
+ * running at S seconds (wall) is stopped there: an interval timer's
+ * SIGALRM writes the row prepared before the plan (status timed_out, no
+ * times or peak: ab_scale_format_stopped_row) and exits 0, so a planner
+ * over its budget costs the budget, not its whole run.
  * `arenabench scale --write-meta PATH [WORDS...]` writes the metadata
  * sidecar (ab_write_meta: git revision, compiler, CPU, date, the command
  * given as WORDS) to PATH, atomically.
@@ -11,10 +15,13 @@
  * keys, as `sort_reference_ns=T` on stdout, then the best thread CPU time
  * of the same sorts as `sort_reference_cpu_ns=C`.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "report/explain.h"
@@ -70,6 +77,39 @@ static int write_meta(int argc, char **argv)
 	return 0;
 }
 
+/* The budget's stop: the row is formatted before the first plan, so the
+ * handler only writes it (async-signal-safe) and leaves. */
+static char stopped_row[4096];
+static int stopped_len;
+
+static void on_budget(int sig)
+{
+	ssize_t w = write(STDOUT_FILENO, stopped_row, (size_t)stopped_len);
+
+	(void)sig;
+	_exit(w == stopped_len ? 0 : EXIT_USAGE);
+}
+
+static void watch_first_plan(void *user, const struct ab_scale_result *r,
+			     bool starting)
+{
+	const struct args *a = user;
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	if (starting) {
+		stopped_len = ab_scale_format_stopped_row(stopped_row, sizeof(stopped_row),
+							  r, a->header);
+		if (stopped_len < 0) /* a name too long: no stop, as before */
+			return;
+		it.it_value.tv_sec = (time_t)a->budget_seconds;
+		it.it_value.tv_usec = (suseconds_t)((a->budget_seconds - (double)it.it_value.tv_sec) * 1e6);
+		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+			it.it_value.tv_usec = 1;
+		signal(SIGALRM, on_budget);
+	}
+	setitimer(ITIMER_REAL, &it, NULL); /* starting: armed; else disarmed */
+}
+
 int cmd_scale(struct args *a, int argc, char **argv)
 {
 	struct ab_error err = { { 0 } };
@@ -93,7 +133,7 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,
-			     &ab_google_benchmark, &r, &err)) {
+			     &ab_google_benchmark, watch_first_plan, a, &r, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}

@@ -125,7 +125,7 @@ static const struct option_doc table[] = {
 	{ { "header", no_argument, NULL, O_HEADER }, CMD_SCALE, NULL,
 	  "print the CSV header line first" },
 	{ { "budget-seconds", required_argument, NULL, O_BUDGET_SECONDS }, CMD_SCALE, "S",
-	  "a first plan slower than this is timed_out, not timed (default 60)" },
+	  "a first plan still running after S seconds (wall) is stopped there: status timed_out, not timed (default 60)" },
 	{ { "help", no_argument, NULL, O_HELP }, ALL, NULL,
 	  "this help" },
 };

@@ -20,8 +20,12 @@
  * time-local batches.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "lib/first_fit_internal.h"
 
@@ -72,12 +76,25 @@ struct runs {
 	bool open;
 };
 
+/* Bit k set when piece k is blocked (val >= a); bits from c->n up are
+ * left to the caller's mask.  Four values a compare with SSE2 (part of
+ * every x86-64), one at a time elsewhere. */
 static inline uint64_t blocked_mask(const struct chunk *c, int32_t a)
 {
 	uint64_t m = 0;
+#ifdef __SSE2__
+	__m128i below = _mm_set1_epi32(a - 1); /* a >= 0: a rank */
 
+	for (uint32_t k = 0; k < c->n; k += 4) {
+		__m128i v = _mm_loadu_si128((const __m128i *)&c->val[k]);
+
+		m |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(
+			     _mm_cmpgt_epi32(v, below))) << k;
+	}
+#else
 	for (uint32_t k = 0; k < c->n; k++)
 		m |= (uint64_t)(c->val[k] >= a) << k;
+#endif
 	return m;
 }
 
@@ -121,7 +138,7 @@ static inline bool next_run(struct runs *h, uint64_t *s, uint64_t *e)
 			uint64_t valid = c->n == 64 ? ~0ull : (1ull << c->n) - 1;
 
 			h->c = c;
-			h->blocked = blocked_mask(c, h->a);
+			h->blocked = blocked_mask(c, h->a) & valid;
 			h->changes = (h->blocked ^ (h->blocked << 1 | h->open)) &
 				     valid;
 		}
@@ -168,6 +185,17 @@ static inline bool next_live(struct live *lv, uint64_t *lo, uint64_t *hi)
 	return true;
 }
 
+/* A straddling chunk's count and values (read whole by blocked_mask; its
+ * starts are read only where a run opens or closes). */
+static inline void prefetch_values(const struct chunk *c)
+{
+	const char *v = (const char *)c;
+
+	for (size_t b = 0; b < offsetof(struct chunk, start); b += 64)
+		__builtin_prefetch(v + b);
+	__builtin_prefetch(v + offsetof(struct chunk, start) - 1);
+}
+
 uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 		     uint64_t align, enum ab_index_rule rule, uint64_t heap,
 		     struct bf_pick *out)
@@ -187,7 +215,7 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 	 * arrive in parallel instead of one chunk's latency per step */
 	for (uint32_t r = 0; r < f->n; r++)
 		if (f->vmin[r] < a && f->vmax[r] >= a)
-			pw_prefetch_chunk(pw_chunk_of(&ix->pool, f, r));
+			prefetch_values(pw_chunk_of(&ix->pool, f, r));
 	lv.e = l->e;
 	lv.n = l->n;
 	lv.j = lv.k = lv.m = 0;
@@ -253,7 +281,9 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
  * Those batch-mates do not overlap it (the time-local order put the
  * overlapping ones before it), so its pick does not change.  Every buffer
  * is thus placed with XLA's own heap size and pick, and the offsets are
- * XLA's in `order`.
+ * XLA's in `order`.  With a bound (stop_above, xla_best_fit's spatial pass
+ * against the temporal peak) the loop stops once the heap over the placed
+ * buffers exceeds it: the pass's final heap is at least that.
  */
 struct xla_batch {
 	uint32_t *slot;  /* by buffer: position in order */
@@ -295,8 +325,8 @@ static int xla_put(struct xla_batch *xb, struct index *ix,
 int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 			 const struct ab_plan_options *o,
 			 const uint32_t *order, const size_t *ends,
-			 const struct ranks *r, uint64_t *offsets,
-			 uint64_t *top)
+			 const struct ranks *r, uint64_t stop_above,
+			 uint64_t *offsets, uint64_t *top)
 {
 	struct xla_batch xb = { 0 };
 	struct index *ix = &rn->ix;
@@ -358,6 +388,8 @@ int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 				rc = xla_put(&xb, ix, r, i, k, j,
 					     xla_choice(&pk, size, h), size,
 					     offsets, top);
+			if (stop_above && *top > stop_above)
+				goto out; /* the final heap is above it too */
 		}
 	}
 out:
@@ -447,5 +479,19 @@ int ab_best_fit_route(const struct ab_problem *p,
 		return 1;
 	/* forced: the default spacing and batch, whatever the size */
 	return place_rule(p, o, order, m, rule, NULL,
+			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
+}
+
+int ab_best_fit_route_until(const struct ab_problem *p,
+			    const struct ab_plan_options *o,
+			    const uint32_t *order, size_t m,
+			    uint64_t stop_above, uint64_t *offsets,
+			    uint64_t *top)
+{
+	struct ab_first_fit_config cfg = { .stop_above = stop_above };
+
+	if (o->route == AB_ROUTE_LISTING)
+		return 1;
+	return place_rule(p, o, order, m, AB_INDEX_XLA, &cfg,
 			  o->route != AB_ROUTE_INDEX, offsets, top, NULL);
 }

@@ -112,6 +112,9 @@ struct ab_first_fit_config {
 	unsigned threads; /* 1 = one thread; 2 = two whenever a cut in time
 			   * exists (the default: two from 4096 buffers when
 			   * the process may use two CPUs and the cut pays) */
+	uint64_t stop_above; /* AB_INDEX_XLA in batches: stop placing once the
+			      * heap exceeds this (0 = never); the offsets are
+			      * then partial and *top is above it */
 };
 
 /* Places order[0..m) by first fit (cfg NULL = the defaults).  The offsets
@@ -156,5 +159,15 @@ int ab_best_fit_route(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
 		      size_t m, enum ab_index_rule rule, uint64_t *offsets,
 		      uint64_t *top);
+
+/* The same route for AB_INDEX_XLA with a bound: when the heap exceeds
+ * stop_above (0 = never) the pass may stop early, with partial offsets and
+ * *top above the bound (a heap only grows, so the pass's final heap would
+ * exceed it too).  Returns as ab_best_fit_route. */
+int ab_best_fit_route_until(const struct ab_problem *p,
+			    const struct ab_plan_options *o,
+			    const uint32_t *order, size_t m,
+			    uint64_t stop_above, uint64_t *offsets,
+			    uint64_t *top);
 
 #endif

@@ -94,12 +94,13 @@ uint64_t ff_best_fit(struct index *ix, int32_t a, int32_t b, uint64_t size,
 
 /* XLA's rule in time-local batches (best_fit_index.c says how the heap
  * size is kept exact): the placement loop of a one-thread run whose
- * schedule was cut at ends[] (batch > 1).  Fills offsets and *top. */
+ * schedule was cut at ends[] (batch > 1).  Fills offsets and *top; stops
+ * early once *top exceeds stop_above (0 = never). */
 int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 			 const struct ab_plan_options *o,
 			 const uint32_t *order, const size_t *ends,
-			 const struct ranks *r, uint64_t *offsets,
-			 uint64_t *top);
+			 const struct ranks *r, uint64_t stop_above,
+			 uint64_t *offsets, uint64_t *top);
 int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 	     uint64_t x, uint64_t size);
 

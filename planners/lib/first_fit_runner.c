@@ -45,6 +45,7 @@ struct side {
 	size_t batch;            /* longest batch */
 	uint32_t spacing;
 	enum ab_index_rule rule; /* two threads: first fit only */
+	uint64_t stop_above;     /* AB_INDEX_XLA in batches (config) */
 	const uint8_t *crossing; /* by buffer; NULL: one thread, none */
 	uint64_t *offsets;
 	const struct ranks *r;
@@ -90,8 +91,8 @@ static void *side_main(void *arg)
 		      sd->batch, !sd->leader);
 	if (!rc && sd->rule == AB_INDEX_XLA && sd->batch > 1 && !mt) {
 		sd->rc = ff_place_xla_batches(rn, sd->p, sd->o, sd->order,
-					      sd->ends, sd->r, sd->offsets,
-					      &sd->top);
+					      sd->ends, sd->r, sd->stop_above,
+					      sd->offsets, &sd->top);
 		return NULL;
 	}
 	for (size_t j = 0; j < rn->m && !rc; j++) {
@@ -353,6 +354,7 @@ int ff_place_ranked(const struct ab_problem *p,
 	one = (struct side){
 		.p = p, .o = o, .order = order, .m = m, .ends = ends,
 		.batch = batch, .spacing = spacing, .rule = rule,
+		.stop_above = cfg ? cfg->stop_above : 0,
 		.offsets = offsets, .r = r, .leader = true,
 	};
 	side_main(&one);

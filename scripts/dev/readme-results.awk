@@ -4,7 +4,8 @@
 #   MACROS     NAME<TAB>VALUE: the paper's macros for the reference
 #              (paper/gen/paper-numbers.sh), already in markdown
 #   results.csv  baselines.csv  scaling.csv  SLOPES (scripts/lib/slopes.awk)
-#   results.meta
+#   results.meta  scaling.meta (its sort, for a scaling.csv whose rows
+#                 have no multiples of their own; may be empty)
 # -v block=faithful|scaling|results picks the block printed.  Medians,
 # geometric means and the slope fit are common.awk's and slopes.awk's.
 
@@ -49,11 +50,15 @@ file == 4 {
 	if ($c["status"] != "ok" || $c["buffers"] != 1000000) next
 	p = $c["planner"]
 	sc_n[p]++; sc_t[p, sc_n[p]] = $c["plan_ns"] + 0
+	# the multiples of the sort timed next to each row (make scaling)
+	if (("plan_sorts" in c) && $c["plan_sorts"] != "") { sc_sn[p]++; sc_s[p, sc_sn[p]] = $c["plan_sorts"] + 0 }
+	if (("first_plan_cpu_sorts" in c) && $c["first_plan_cpu_sorts"] != "") { sc_cn[p]++; sc_c[p, sc_cn[p]] = $c["first_plan_cpu_sorts"] + 0 }
 	if ($c["peak_rss_bytes"] + 0 > sc_rss[p]) sc_rss[p] = $c["peak_rss_bytes"] + 0
 	next
 }
 file == 5 { sl[$c["planner"]] = $c["slope"]; slo[$c["planner"]] = $c["min_buffers"]; shi[$c["planner"]] = $c["max_buffers"]; sto[$c["planner"]] = $c["timed_out_from"]; next }
 file == 6 { k = $0; sub(/=.*/, "", k); v = $0; sub(/^[^=]*=/, "", v); meta[k] = v; next }
+file == 7 { k = $0; sub(/=.*/, "", k); v = $0; sub(/^[^=]*=/, "", v); smeta[k] = v; next }
 
 BEGIN { suite_load("paper/data/minimalloc-published.csv", pub) }
 
@@ -112,21 +117,29 @@ function faithful(    list, n, k, p, s, row, m, r) {
 function length_of(a,    k, n) { n = 0; for (k in a) n++; return n }
 function pct_over(S, N, p,    r) { r = geo_mean(S, N, p SUBSEP "r"); return r == "" ? "--" : sprintf("+%.0f%%", 100 * (r - 1)) }
 
-function scaling(    n, list, k, p, t, s, i, a, m) {
-	n = split("greedy_last_use linear gpu_greedy_in_order size_first_fit tflm_greedy first_fit_in_order " \
-		"greedy_by_size_gpu tflite_arena xla_best_fit", list, " ")
+function sorts(x) { return sprintf(x < 1 ? "%.2f" : x < 10 ? "%.1f" : "%.0f", x) }
+# the median of v[p, 1..n]
+function med_of(v, n, p,    a, i) { for (i = 1; i <= n; i++) a[i] = v[p, i]; return median(a, n) }
+function scaling(    n, list, k, p, t, s, m, x, ref) {
+	# every planner that completed at 10^6, fastest first (ties by name)
+	n = 0
+	for (p in sc_n) list[++n] = sprintf("%020.0f %s", med_of(sc_t, sc_n[p], p), p)
+	nsort(list, n)
+	ref = smeta["sort_reference_1e6_ns_before"] + 0
 	s = ""
 	for (k = 1; k <= n; k++) {
-		p = list[k]
-		if (!sc_n[p]) continue
-		m = sc_n[p]; for (i = 1; i <= m; i++) a[i] = sc_t[p, i]
-		t = median(a, m)
-		s = s (s == "" ? "" : "; ") code(p) " " secs(t) " (slope " (sl[p] == "" ? "n/a" : sprintf("%.2f", sl[p])) \
+		p = list[k]; sub(/^[^ ]* /, "", p)
+		t = med_of(sc_t, sc_n[p], p)
+		# its multiple of the sort: the rows' own, else the run's sort
+		x = sc_sn[p] ? sorts(med_of(sc_s, sc_sn[p], p)) " sorts" : ref > 0 ? sorts(t / ref) " sorts" : ""
+		if (sc_cn[p]) x = x ", first plan " sorts(med_of(sc_c, sc_cn[p], p)) " sorts of CPU"
+		s = s (s == "" ? "" : "; ") code(p) " " secs(t) (x == "" ? "" : " = " x) " (slope " (sl[p] == "" ? "n/a" : sprintf("%.2f", sl[p])) \
 			", " sprintf("%.0f", sc_rss[p] / 1048576) " MiB)"
 	}
-	printf "In the reference run at 10^6 buffers (median time, peak RSS; the slope is the least-squares " \
+	printf "In the reference run at 10^6 buffers (median time and its multiple of a radix sort of 10^6 keys timed " \
+		"on the same core, `make scaling`; peak RSS; the slope is the least-squares " \
 		"log-log fit of `scripts/lib/slopes.awk` over the completed runs from 10^4 to 10^6 buffers, the same " \
-		"fit as the paper's Figure and table): %s.", s
+		"fit as the paper's Figure and table): %s.", (s == "" ? "no planner completed 10^6 buffers" : s)
 	s = ""; n = 0
 	for (p in sto) if (sto[p] != "" && sto[p] + 0 <= 1000000 && sl[p] != "") to_l[++n] = p
 	nsort(to_l, n)

@@ -5,7 +5,7 @@
 #   <!-- generated:NAME begin: sh scripts/dev/readme-results.sh --write -->
 #   <!-- generated:NAME end -->
 # NAME: faithful (the runtime baselines' table and paragraph), scaling
-# (times and slopes at 10^6 buffers), results (the findings), explain (an
+# (times, their multiples of the sort and slopes at 10^6 buffers), results (the findings), explain (an
 # excerpt of `explain` on TFLite Micro's person-detection model, run with
 # the built binary), explain-full (its whole output, the timing line
 # masked; docs/explain.md), test-times (make test's and make test-long's
@@ -113,7 +113,8 @@ gen_block() {
 		;;
 	*)
 		awk -F, -v block="$1" -f scripts/lib/common.awk -f scripts/dev/readme-results.awk \
-			"$tmp/macros" "$ref/results.csv" "$ref/baselines.csv" "$ref/scaling.csv" "$tmp/slopes.csv" "$ref/results.meta" |
+			"$tmp/macros" "$ref/results.csv" "$ref/baselines.csv" "$ref/scaling.csv" "$tmp/slopes.csv" "$ref/results.meta" \
+			"$(if [ -f "$ref/scaling.meta" ]; then echo "$ref/scaling.meta"; else echo /dev/null; fi)" |
 			wrap
 		;;
 	esac

@@ -9,7 +9,8 @@
 #   1. make bench      default corpus, fast planners, aligns 1,16,64, timed
 #   2. make sweep      the zoo at every alignment with every planner
 #                      (budgeted ones included) -> sweep.csv
-#   3. make scaling    10^2..10^6 buffers (REF_SCALING_SEEDS, default "1 2")
+#   3. make scaling    10^2..10^6 buffers (REF_SCALING_SEEDS, default 1;
+#                      pinned to CPU ${SCALING_PIN:-1}: that core should be idle)
 #   4. make bench-cli  hyperfine whole-command times
 #   5. make baselines  every planner on minimalloc's suite + the real corpus
 #   6. make transforms reordering and in-place reuse
@@ -58,7 +59,7 @@ if want 2; then
 fi
 if want 3; then
 	say "3/7 make scaling"
-	SCALING_SEEDS=${REF_SCALING_SEEDS:-1 2} make --no-print-directory BUILD="$BUILD" scaling
+	SCALING_SEEDS=${REF_SCALING_SEEDS:-1} SCALING_PIN=${SCALING_PIN:-1} make --no-print-directory BUILD="$BUILD" scaling
 fi
 if want 4; then
 	say "4/7 make bench-cli"

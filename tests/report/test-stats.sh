@@ -1,6 +1,8 @@
 #!/bin/sh
 # make test: the one median, geometric mean and log-log fit of the reports
-# (scripts/lib/common.awk, scripts/lib/slopes.awk), on values worked by hand.
+# (scripts/lib/common.awk, scripts/lib/slopes.awk), and make scaling's
+# multiples of the sort and peak comparison (scripts/lib/scaling-peaks.awk),
+# on values worked by hand.
 set -eu
 cd "$(dirname "$0")/../.."
 fail=0
@@ -32,6 +34,19 @@ check "slopes" "$got" "planner,points,min_buffers,max_buffers,slope,intercept,ti
 got=$(printf 'planner,buffers,plan_ns,status\nx,100,5,ok\nx,10000,100,ok\nx,1000000,10000,ok\n' |
 	awk -F, -v fit_min=100 -f scripts/lib/common.awk -f scripts/lib/slopes.awk | sed -n 2p | cut -d, -f2-5)
 check "slopes range" "$got" "3,100,1000000,0.825"
+
+# scaling-peaks.awk.  Reference: a (10^3, seed 1) peak 500, b 700, c
+# timed out (no peak).  Rows: a same peak 500, plan_ns 30 over sort_ns 20
+# = 1.5 (< 10: three decimals), CPU 2500 over 100 = 25.0; b's peak 700 ->
+# 721, +3%, listed; c has a peak now but the reference none: no_peak; d
+# has no reference row.  No sort (empty): no multiple.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-stats.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+printf 'planner,buffers,seed,peak_bytes,align,status\na,1000,1,500,1,ok\nb,1000,1,700,1,ok\nc,1000,1,,1,timed_out\n' > "$tmp/ref.csv"
+got=$(printf 'planner,buffers,seed,plan_ns,first_plan_cpu_ns,peak_bytes,align,sort_ns,sort_cpu_ns\na,1000,1,30,2500,500,1,20,100\nb,1000,1,,,721,1,20,100\nc,1000,1,5,5,900,1,,\nd,1000,1,5,5,900,1,20,100\n' |
+	awk -F, -v ref="$tmp/ref.csv" -v changes="$tmp/changes" -f scripts/lib/scaling-peaks.awk | cut -d, -f1,10- | tr '\n' ' ')
+check "scaling peaks" "$got" "planner,plan_sorts,first_plan_cpu_sorts,reference_peak_bytes,peak_change a,1.500,25.0,500,same b,,,700,changed c,,,,no_peak d,0.250,0.050,,no_reference "
+check "scaling peaks listed" "$(cat "$tmp/changes")" "  b buffers=1000 seed=1 align=1: 700 -> 721 bytes (+3.0000%)"
 
 [ "$fail" = 0 ] || exit 1
 echo "test-stats: all cases pass"
