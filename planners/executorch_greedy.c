@@ -61,62 +61,62 @@
 #include "lib/placement.h"
 #include "lib/replay.h"
 
-struct alloc {
-	uint32_t buffer;
-	uint64_t offset;
-};
-
 struct object {
 	uint64_t size, base;
 	int32_t first, last;  /* span of its allocations */
-	struct alloc *a;
-	size_t n, cap;
+	uint32_t head, n;     /* its first allocation + 1, their number */
 };
 
-static int object_add(struct object *ob, uint32_t i, uint64_t offset,
-		      const struct ab_buffer *b)
-{
-	if (ob->n == ob->cap) {
-		size_t cap = ob->cap ? 2 * ob->cap : 4;
-		struct alloc *a = realloc(ob->a, cap * sizeof(*a));
+/* The allocations: each buffer's offset in its object, and the next
+ * allocation of the same object + 1 (a list per object, in no order). */
+struct tenancy {
+	uint64_t *at;
+	uint32_t *next;
+};
 
-		if (!a)
-			return -ENOMEM;
-		ob->a = a;
-		ob->cap = cap;
-	}
-	ob->a[ob->n++] = (struct alloc){ i, offset };
-	if (ob->n == 1 || b->first < ob->first)
+static void object_add(struct object *ob, const struct tenancy *tn,
+		       uint32_t i, uint64_t offset, const struct ab_buffer *b)
+{
+	tn->at[i] = offset;
+	tn->next[i] = ob->head;
+	ob->head = i + 1;
+	if (!ob->n++ || b->first < ob->first)
 		ob->first = b->first;
 	if (ob->n == 1 || b->last > ob->last)
 		ob->last = b->last;
-	return 0;
 }
 
-/* Records upstream's choice: a free object, else stacking, else a new one. */
-static int assign(struct object *obj, size_t *n_obj, size_t pick,
-		  size_t stack, uint64_t stack_at, uint32_t i, uint64_t size,
-		  const struct ab_buffer *b)
+/* Records upstream's choice: a free object, else stacking, else a new
+ * one; returns the object. */
+static size_t assign(struct object *obj, const struct tenancy *tn,
+		     size_t *n_obj, size_t pick, size_t stack,
+		     uint64_t stack_at, uint32_t i, uint64_t size,
+		     const struct ab_buffer *b)
 {
-	if (pick != SIZE_MAX)
-		return object_add(&obj[pick], i, 0, b);
-	if (stack != SIZE_MAX)
-		return object_add(&obj[stack], i, stack_at, b);
+	if (pick != SIZE_MAX) {
+		object_add(&obj[pick], tn, i, 0, b);
+		return pick;
+	}
+	if (stack != SIZE_MAX) {
+		object_add(&obj[stack], tn, i, stack_at, b);
+		return stack;
+	}
 	obj[*n_obj].size = size;
-	return object_add(&obj[(*n_obj)++], i, 0, b);
+	object_add(&obj[*n_obj], tn, i, 0, b);
+	return (*n_obj)++;
 }
 
 /* Upstream's scan: each object's allocations in turn, for order[from..n)
  * after the objects already made (the fallback when the interval index's
  * encoding does not fit in 64 bits). */
-static int place_scanning(const struct ab_problem *p, const uint32_t *order,
-			  uint64_t align, struct object *obj, size_t *n_objp,
-			  size_t from)
+static void place_scanning(const struct ab_problem *p, const uint32_t *order,
+			   uint64_t align, struct object *obj,
+			   const struct tenancy *tn, size_t *n_objp,
+			   size_t from)
 {
 	size_t n_obj = *n_objp;
-	int rc = 0;
 
-	for (size_t k = from; !rc && k < p->n; k++) {
+	for (size_t k = from; k < p->n; k++) {
 		uint32_t i = order[k];
 		const struct ab_buffer *b = &p->buf[i];
 		uint64_t size = ab_align_up(b->size, align);
@@ -129,15 +129,14 @@ static int place_scanning(const struct ab_problem *p, const uint32_t *order,
 			bool overlaps = false;
 
 			if (b->last >= ob->first && b->first <= ob->last) {
-				for (size_t a = 0; a < ob->n; a++) {
-					const struct ab_buffer *t =
-						&p->buf[ob->a[a].buffer];
+				for (uint32_t a = ob->head; a; a = tn->next[a - 1]) {
+					const struct ab_buffer *t = &p->buf[a - 1];
 					uint64_t end;
 
 					if (b->last < t->first || b->first > t->last)
 						continue;
 					overlaps = true;
-					end = ob->a[a].offset +
+					end = tn->at[a - 1] +
 					      ab_align_up(t->size, align);
 					if (end > top)
 						top = end;
@@ -151,10 +150,9 @@ static int place_scanning(const struct ab_problem *p, const uint32_t *order,
 				stack_at = top;
 			}
 		}
-		rc = assign(obj, &n_obj, pick, stack, stack_at, i, size, b);
+		assign(obj, tn, &n_obj, pick, stack, stack_at, i, size, b);
 	}
 	*n_objp = n_obj;
-	return rc;
 }
 
 /*
@@ -167,7 +165,8 @@ static int place_scanning(const struct ab_problem *p, const uint32_t *order,
  * already made (empty specs, and what the bitsets' budget leaves).
  */
 static int place_indexed(const struct ab_problem *p, const uint32_t *order,
-			 uint64_t align, struct object *obj, size_t *n_objp,
+			 uint64_t align, struct object *obj,
+			 const struct tenancy *tn, size_t *n_objp,
 			 uint64_t stride, size_t from)
 {
 	size_t n = p->n, n_obj = *n_objp;
@@ -185,9 +184,8 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 	for (size_t j = 0; j < n; j++)
 		stamp[j] = SIZE_MAX;
 	for (size_t j = 0; j < n_obj; j++)
-		for (size_t a = 0; a < obj[j].n; a++)
-			ab_placer_place(&pl, obj[j].a[a].buffer,
-					j * stride + obj[j].a[a].offset);
+		for (uint32_t a = obj[j].head; a; a = tn->next[a - 1])
+			ab_placer_place(&pl, a - 1, j * stride + tn->at[a - 1]);
 	for (size_t k = from; !rc && k < n; k++) {
 		uint32_t i = order[k];
 		const struct ab_buffer *b = &p->buf[i];
@@ -218,14 +216,9 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 				stack_at = top[j];
 				break;
 			}
-		rc = assign(obj, &n_obj, pick, stack, stack_at, i, size, b);
-		if (!rc) {
-			size_t j = pick != SIZE_MAX ? pick : stack != SIZE_MAX
-							? stack : n_obj - 1;
-
-			ab_placer_place(&pl, i, j * stride +
-						obj[j].a[obj[j].n - 1].offset);
-		}
+		ab_placer_place(&pl, i, assign(obj, tn, &n_obj, pick, stack,
+						stack_at, i, size, b) * stride +
+					    tn->at[i]);
 	}
 	ab_placer_free(&pl);
 out_free:
@@ -401,8 +394,8 @@ static int block_until_room(struct sets_route *r, size_t n, size_t k,
  * object would pass the budget.
  */
 static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
-			 uint64_t align, struct object *obj, size_t *n_objp,
-			 size_t *done)
+			 uint64_t align, struct object *obj,
+			 const struct tenancy *tn, size_t *n_objp, size_t *done)
 {
 	size_t n = p->n, n_obj = 0, k = 0;
 	struct sets_route r = { 0 };
@@ -432,10 +425,10 @@ static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
 				rc = ab_objtops_add_object(&r.tops);
 			obj[n_obj++].size = size;
 		}
-		if (!rc)
-			rc = object_add(&obj[j], order[k], at, &p->buf[order[k]]);
-		if (!rc)
-			rc = ab_objsets_add(&r.sets, ALL, (uint32_t)j, f, l);
+		if (rc)
+			break;
+		object_add(&obj[j], tn, order[k], at, &p->buf[order[k]]);
+		rc = ab_objsets_add(&r.sets, ALL, (uint32_t)j, f, l);
 		if (!rc)
 			rc = ab_objtops_raise(&r.tops, (uint32_t)j, f, l,
 					      at + size);
@@ -460,9 +453,11 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 	uint64_t *neg = malloc((n + 1) * sizeof(*neg));
 	uint64_t *rank = malloc((n + 1) * sizeof(*rank));
 	struct object *obj = calloc(n + 1, sizeof(*obj));
+	/* offsets within the objects go to out->offset until the bases */
+	struct tenancy tn = { out->offset, malloc((n + 1) * sizeof(uint32_t)) };
 	int rc = -ENOMEM;
 
-	if (!order || !neg || !rank || !obj)
+	if (!order || !neg || !rank || !obj || !tn.next)
 		goto out;
 	rc = -EOVERFLOW;
 	if (!align)
@@ -492,25 +487,24 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 	neg = NULL;
 	rank = NULL;
 	if (!rc)
-		rc = place_by_sets(p, order, align, obj, &n_obj, &done);
+		rc = place_by_sets(p, order, align, obj, &tn, &n_obj, &done);
 	if (!rc && done < n && indexed)
-		rc = place_indexed(p, order, align, obj, &n_obj, stride, done);
+		rc = place_indexed(p, order, align, obj, &tn, &n_obj, stride,
+				   done);
 	else if (!rc && done < n)
-		rc = place_scanning(p, order, align, obj, &n_obj, done);
+		place_scanning(p, order, align, obj, &tn, &n_obj, done);
 	if (rc)
 		goto out;
 	for (size_t j = 0; j < n_obj; j++) {
 		obj[j].base = total;
 		total += obj[j].size;
-		for (size_t a = 0; a < obj[j].n; a++)
-			out->offset[obj[j].a[a].buffer] = obj[j].base +
-							  obj[j].a[a].offset;
+		for (uint32_t a = obj[j].head; a; a = tn.next[a - 1])
+			out->offset[a - 1] += obj[j].base;
 	}
 	ab_plan_finish_single(out, p);
 	out->peak = out->arena_size[0] = total;
 out:
-	for (size_t j = 0; obj && j < n_obj; j++)
-		free(obj[j].a);
+	free(tn.next);
 	free(order);
 	free(neg);
 	free(rank);

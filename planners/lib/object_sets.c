@@ -585,7 +585,7 @@ int ab_objtops_raise(struct ab_objtops *t, uint32_t object, int32_t first,
 	int rc = 0;
 
 	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 4;
+		size_t cap = o->cap ? o->cap + o->cap / 2 : 4;
 		struct ab_objtop_interval *iv = realloc(o->iv, cap * sizeof(*iv));
 
 		if (!iv)
@@ -594,10 +594,10 @@ int ab_objtops_raise(struct ab_objtops *t, uint32_t object, int32_t first,
 		o->cap = cap;
 	}
 	o->iv[o->n++] = (struct ab_objtop_interval){ end, first, last };
-	/* from 8 intervals a block, 4 times finer */
+	/* from 8 intervals a block, twice finer */
 	if (o->n <= 8 * o->blocks || !o->shift)
 		return objtop_insert(o, o->iv[o->n - 1]);
-	rc = objtop_shape(o, t->steps, o->shift >= 2 ? o->shift - 2 : 0);
+	rc = objtop_shape(o, t->steps, o->shift - 1);
 	for (size_t i = 0; !rc && i < o->n; i++)
 		rc = objtop_insert(o, o->iv[i]);
 	return rc;

@@ -23,8 +23,8 @@
  *
  * ab_objtops: per object, its intervals with their ends (bytes: an
  * object's tenant ends at its offset plus its size) and a max segment
- * tree over blocks of its own size (a block holds about 4 of the
- * object's intervals; rebuilt 4 times finer when it holds 16), partial
+ * tree over blocks of its own size (rebuilt twice finer once the object
+ * holds 8 intervals a block), partial
  * pieces listed per block: the highest end over the intervals meeting
  * [first, last] in O(log + pieces).  Memory O(intervals).
  *
