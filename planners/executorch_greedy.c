@@ -68,10 +68,14 @@ struct object {
 };
 
 /* The allocations: each buffer's offset in its object, and the next
- * allocation of the same object + 1 (a list per object, in no order). */
+ * allocation of the same object + 1 (a list per object, in no order); the
+ * objects' sizes so far, which the arena will be at least (best_of's
+ * cutoff, o->cutoff). */
 struct tenancy {
 	uint64_t *at;
 	uint32_t *next;
+	uint64_t total;
+	const struct ab_plan_options *o;
 };
 
 static void object_add(struct object *ob, const struct tenancy *tn,
@@ -86,44 +90,55 @@ static void object_add(struct object *ob, const struct tenancy *tn,
 		ob->last = b->last;
 }
 
-/* Records upstream's choice: a free object, else stacking, else a new
- * one; returns the object. */
-static size_t assign(struct object *obj, const struct tenancy *tn,
-		     size_t *n_obj, size_t pick, size_t stack,
-		     uint64_t stack_at, uint32_t i, uint64_t size,
-		     const struct ab_buffer *b)
+/* Object *n_obj, of size: AB_ABOVE_CUTOFF once the objects' sizes reach
+ * the cutoff (placed specs keep their offsets: the arena only grows). */
+static int object_new(struct object *obj, struct tenancy *tn, size_t *n_obj,
+		      uint64_t size)
 {
+	obj[(*n_obj)++].size = size;
+	tn->total += size;
+	return ab_above_cutoff(tn->o, tn->total) ? AB_ABOVE_CUTOFF : 0;
+}
+
+/* Records upstream's choice: a free object, else stacking, else a new
+ * one; *j = the object. */
+static int assign(struct object *obj, struct tenancy *tn, size_t *n_obj,
+		  size_t pick, size_t stack, uint64_t stack_at, uint32_t i,
+		  uint64_t size, const struct ab_buffer *b, size_t *j)
+{
+	int rc = 0;
+
 	if (pick != SIZE_MAX) {
-		object_add(&obj[pick], tn, i, 0, b);
-		return pick;
+		*j = pick;
+	} else if (stack != SIZE_MAX) {
+		*j = stack;
+	} else {
+		*j = *n_obj;
+		stack_at = 0;
+		rc = object_new(obj, tn, n_obj, size);
 	}
-	if (stack != SIZE_MAX) {
-		object_add(&obj[stack], tn, i, stack_at, b);
-		return stack;
-	}
-	obj[*n_obj].size = size;
-	object_add(&obj[*n_obj], tn, i, 0, b);
-	return (*n_obj)++;
+	object_add(&obj[*j], tn, i, pick != SIZE_MAX ? 0 : stack_at, b);
+	return rc;
 }
 
 /* Upstream's scan: each object's allocations in turn, for order[from..n)
  * after the objects already made (the fallback when the interval index's
  * encoding does not fit in 64 bits). */
-static void place_scanning(const struct ab_problem *p, const uint32_t *order,
-			   uint64_t align, struct object *obj,
-			   const struct tenancy *tn, size_t *n_objp,
-			   size_t from)
+static int place_scanning(const struct ab_problem *p, const uint32_t *order,
+			  uint64_t align, struct object *obj,
+			  struct tenancy *tn, size_t *n_objp, size_t from)
 {
-	size_t n_obj = *n_objp;
+	size_t n_obj = *n_objp, j;
+	int rc = 0;
 
-	for (size_t k = from; k < p->n; k++) {
+	for (size_t k = from; !rc && k < p->n; k++) {
 		uint32_t i = order[k];
 		const struct ab_buffer *b = &p->buf[i];
 		uint64_t size = ab_align_up(b->size, align);
 		size_t pick = SIZE_MAX, stack = SIZE_MAX;
 		uint64_t stack_at = 0;
 
-		for (size_t j = 0; j < n_obj && pick == SIZE_MAX; j++) {
+		for (j = 0; j < n_obj && pick == SIZE_MAX; j++) {
 			const struct object *ob = &obj[j];
 			uint64_t top = 0;
 			bool overlaps = false;
@@ -150,9 +165,11 @@ static void place_scanning(const struct ab_problem *p, const uint32_t *order,
 				stack_at = top;
 			}
 		}
-		assign(obj, tn, &n_obj, pick, stack, stack_at, i, size, b);
+		rc = assign(obj, tn, &n_obj, pick, stack, stack_at, i, size, b,
+			    &j);
 	}
 	*n_objp = n_obj;
+	return rc;
 }
 
 /*
@@ -166,8 +183,8 @@ static void place_scanning(const struct ab_problem *p, const uint32_t *order,
  */
 static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 			 uint64_t align, struct object *obj,
-			 const struct tenancy *tn, size_t *n_objp,
-			 uint64_t stride, size_t from)
+			 struct tenancy *tn, size_t *n_objp, uint64_t stride,
+			 size_t from)
 {
 	size_t n = p->n, n_obj = *n_objp;
 	uint64_t *key = malloc((n + 1) * sizeof(*key));
@@ -216,9 +233,9 @@ static int place_indexed(const struct ab_problem *p, const uint32_t *order,
 				stack_at = top[j];
 				break;
 			}
-		ab_placer_place(&pl, i, assign(obj, tn, &n_obj, pick, stack,
-						stack_at, i, size, b) * stride +
-					    tn->at[i]);
+		rc = assign(obj, tn, &n_obj, pick, stack, stack_at, i, size, b,
+			    &pick);
+		ab_placer_place(&pl, i, pick * stride + tn->at[i]);
 	}
 	ab_placer_free(&pl);
 out_free:
@@ -395,7 +412,7 @@ static int block_until_room(struct sets_route *r, size_t n, size_t k,
  */
 static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
 			 uint64_t align, struct object *obj,
-			 const struct tenancy *tn, size_t *n_objp, size_t *done)
+			 struct tenancy *tn, size_t *n_objp, size_t *done)
 {
 	size_t n = p->n, n_obj = 0, k = 0;
 	struct sets_route r = { 0 };
@@ -423,7 +440,8 @@ static int place_by_sets(const struct ab_problem *p, const uint32_t *order,
 			rc = ab_objsets_reserve(&r.sets, n_obj + 1);
 			if (!rc)
 				rc = ab_objtops_add_object(&r.tops);
-			obj[n_obj++].size = size;
+			if (!rc)
+				rc = object_new(obj, tn, &n_obj, size);
 		}
 		if (rc)
 			break;
@@ -454,7 +472,8 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 	uint64_t *rank = malloc((n + 1) * sizeof(*rank));
 	struct object *obj = calloc(n + 1, sizeof(*obj));
 	/* offsets within the objects go to out->offset until the bases */
-	struct tenancy tn = { out->offset, malloc((n + 1) * sizeof(uint32_t)) };
+	struct tenancy tn = { out->offset, malloc((n + 1) * sizeof(uint32_t)),
+			      0, o };
 	int rc = -ENOMEM;
 
 	if (!order || !neg || !rank || !obj || !tn.next)
@@ -492,7 +511,7 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 		rc = place_indexed(p, order, align, obj, &tn, &n_obj, stride,
 				   done);
 	else if (!rc && done < n)
-		place_scanning(p, order, align, obj, &tn, &n_obj, done);
+		rc = place_scanning(p, order, align, obj, &tn, &n_obj, done);
 	if (rc)
 		goto out;
 	for (size_t j = 0; j < n_obj; j++) {

@@ -190,11 +190,15 @@ static int plan_multi_arena_phase(const struct ab_problem *p,
 	for (int a = 0; a < n_arenas; a++) {
 		size_t m = 0;
 		uint64_t top = 0;
+		/* a phase arena's top t makes the peak at least base + t */
+		struct ab_plan_options oa = *o;
 
+		if (a && o->cutoff)
+			oa.cutoff = o->cutoff > base ? o->cutoff - base : 1;
 		for (size_t j = 0; j < n; j++)
 			if (out->arena[order[j]] == a)
 				subset[m++] = order[j];
-		rc = ab_place_in_order(p, o, subset, m, ab_fit_first,
+		rc = ab_place_in_order(p, &oa, subset, m, ab_fit_first,
 				       out->offset, &top);
 		if (rc)
 			goto out;

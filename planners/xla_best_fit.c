@@ -21,6 +21,8 @@
  *     does the same, the temporal order first: through the index the
  *     spatial pass stops once its heap exceeds the temporal peak (a heap
  *     only grows, so spatial has lost; 39 % of the way on the 10^6 sweep).
+ *     Under a caller's cutoff (ab_plan_options.cutoff: best_of) either
+ *     pass may stop there; the planner stops only when both have.
  * Ties: as above; every key ends in the buffer index, so the order is
  * total and the result deterministic.
  * Complexity: two passes of O(n log n) sort + interval-index scans; from
@@ -109,9 +111,19 @@ static int plan_xla_best_fit(const struct ab_problem *p,
 	 * spatial), so it may stop there; the choice is XLA's either way */
 	rc = plan_order(p, o, true, 0, order, k1, k2, out->offset,
 			&temporal_peak);
+	if (rc == AB_ABOVE_CUTOFF) { /* the spatial order may still be below */
+		temporal_peak = UINT64_MAX;
+		rc = 0;
+	}
 	if (!rc)
-		rc = plan_order(p, o, false, temporal_peak, order, k1, k2,
-				spatial, &spatial_peak);
+		rc = plan_order(p, o, false,
+				temporal_peak == UINT64_MAX ? 0 : temporal_peak,
+				order, k1, k2, spatial, &spatial_peak);
+	if (rc == AB_ABOVE_CUTOFF && temporal_peak != UINT64_MAX) {
+		/* at the cutoff, so above the temporal peak: temporal's */
+		spatial_peak = UINT64_MAX;
+		rc = 0;
+	}
 	if (rc)
 		goto out;
 	if (spatial_peak <= temporal_peak)

@@ -405,3 +405,193 @@ Test(fixed, offline_is_refused_where_nothing_is_fixed)
 	ab_plan_free(&plan);
 	ab_input_free(&in);
 }
+
+/* ------------------------------------------------ what sampling catches */
+
+/*
+ * The sampled execution check keeps only the words at fixed arena
+ * addresses, every AB_EXEC_SAMPLE_STRIDE bytes (4096): two buffers that
+ * overlap both own every sampled word inside their overlap, so any
+ * overlap that holds a whole sampled word is caught, wherever the two
+ * buffers start.  (Sampling at offsets relative to each buffer's start,
+ * as this check did before, caught an overlap only when the two starts
+ * lined up modulo 4 KiB, or at their first and last words.)
+ */
+static void csv_plan(const char *csv, const uint64_t *offset,
+		     struct ab_problem *p, struct ab_plan *plan)
+{
+	struct ab_error err;
+
+	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", p, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(ab_plan_alloc(plan, p->n), 0);
+	for (size_t i = 0; i < p->n; i++)
+		plan->offset[i] = offset[i];
+	ab_plan_finish_single(plan, p);
+}
+
+static enum ab_verdict run_mode(const struct ab_problem *p,
+				const struct ab_plan *plan,
+				enum ab_exec_mode mode,
+				struct ab_check_result *r)
+{
+	enum ab_exec_mode got;
+	enum ab_verdict v = ab_execute_plan(NULL, p, plan, &mode, &got, r);
+
+	cr_expect_eq(got, mode);
+	return v;
+}
+
+Test(sampling, catches_an_overlap_whose_starts_do_not_line_up)
+{
+	/* a [0,3) 16 KiB at 0; b [1,2) 8 KiB at 100: they share bytes
+	 * [100, 8292), which hold the sampled words at 4096 and 8192.  The
+	 * old sampling wrote a at 0, 4096, 8192, 12288 and 16376, b at 100,
+	 * 4196 and 8284: no byte in common, so it passed this plan. */
+	const char *csv = "id,lower,upper,size\na,0,3,16384\nb,1,2,8192\n";
+	const uint64_t at[] = { 0, 100 };
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_check_result r;
+
+	csv_plan(csv, at, &p, &plan);
+	cr_expect_eq(run_mode(&p, &plan, AB_EXEC_SAMPLED, &r), AB_PLAN_STOMP);
+	cr_expect_eq(r.a, 0, "victim a");
+	cr_expect_eq(r.b, 1, "culprit b");
+	cr_expect_eq(r.step, 2, "seen at a's last use");
+	cr_expect_eq(run_mode(&p, &plan, AB_EXEC_FULL, &r), AB_PLAN_STOMP);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
+Test(sampling, graph_mode_catches_an_output_shifted_off_the_page_grid)
+{
+	struct fixture f;
+	struct ab_check_result r;
+	enum ab_exec_mode sampled = AB_EXEC_SAMPLED;
+
+	setup(&f);
+	/* B (op1's output, 8 KiB) at 100, on A [0, 8192): they share
+	 * [100, 8192), which holds the sampled word at 4096.  The old
+	 * sampling wrote A at 0, 4096 and 8184, B at 100, 4196 and 8284. */
+	f.plan.offset[f.B] = 100;
+	f.plan.offset[f.C] = 8192 + 100;
+	ab_plan_finish_single(&f.plan, &f.p);
+	cr_expect_eq(ab_execute_plan(&f.g, &f.p, &f.plan, &sampled, NULL, &r),
+		     AB_PLAN_STOMP);
+	cr_expect_eq(r.a, f.A);
+	cr_expect_eq(r.b, f.B);
+	cr_expect_eq(r.step, 1);
+	teardown(&f);
+}
+
+Test(sampling, the_guarantee_is_a_whole_sampled_word)
+{
+	/* a [0,3) 16 KiB at 0; b [1,2) at 8.  b of 4088 bytes covers
+	 * [8, 4096): between the sampled words [0,8) and [4096,4104), so the
+	 * sampled check cannot see it (the geometric check does); the full
+	 * check writes every byte and does.  b of 4096 bytes covers
+	 * [8, 4104), which holds the word at 4096: caught. */
+	const char *narrow = "id,lower,upper,size\na,0,3,16384\nb,1,2,4088\n";
+	const char *wide = "id,lower,upper,size\na,0,3,16384\nb,1,2,4096\n";
+	const uint64_t at[] = { 0, 8 };
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_check_result r;
+
+	csv_plan(narrow, at, &p, &plan);
+	cr_expect_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_OVERLAP);
+	cr_expect_eq(run_mode(&p, &plan, AB_EXEC_SAMPLED, &r), AB_PLAN_VALID);
+	cr_expect_eq(run_mode(&p, &plan, AB_EXEC_FULL, &r), AB_PLAN_STOMP);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+	csv_plan(wide, at, &p, &plan);
+	cr_expect_eq(run_mode(&p, &plan, AB_EXEC_SAMPLED, &r), AB_PLAN_STOMP);
+	cr_expect_eq(r.a, 0);
+	cr_expect_eq(r.b, 1);
+	cr_expect_eq(r.step, 2);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
+/* Does [lo, hi) meet the 8 bytes at a multiple of stride, or hold them
+ * all?  Counted word by word, as the statement reads. */
+static void meets_sampled_word(uint64_t lo, uint64_t hi, uint64_t stride,
+			       bool *some, bool *whole)
+{
+	for (uint64_t k = 0; k * stride < hi; k++) {
+		uint64_t w = k * stride;
+
+		if (w < hi && w + 8 > lo)
+			*some = true;
+		if (w >= lo && w + 8 <= hi)
+			*whole = true;
+	}
+}
+
+/*
+ * Random small problems and plans (overlaps everywhere), both modes,
+ * against the statement: when two buffers live at the same time share a
+ * whole sampled word (stride 8 in full mode: any 15 bytes), the check says
+ * stomp; when no two share a byte of one, it says valid.  (In between,
+ * a stomp is found unless the shared bytes happen to agree.)
+ */
+Test(sampling, matches_the_statement_on_random_plans)
+{
+	uint64_t s = 29;
+	int stomps[2] = { 0 }, valids[2] = { 0 };
+
+	for (int trial = 0; trial < 3000; trial++) {
+		char csv[2048];
+		uint64_t at[10];
+		size_t n = 2 + (size_t)(trial % 9), len;
+		struct ab_problem p;
+		struct ab_plan plan;
+		int m = trial % 2;
+		enum ab_exec_mode mode = m ? AB_EXEC_SAMPLED : AB_EXEC_FULL;
+		uint64_t stride = m ? AB_EXEC_SAMPLE_STRIDE : 8;
+		/* full mode on small buffers: the same statement at stride 8 */
+		uint64_t span = m ? 40000 : 300, big = m ? 12000 : 60;
+		bool some = false, whole = false;
+		enum ab_verdict v;
+
+		len = (size_t)snprintf(csv, sizeof(csv), "id,lower,upper,size\n");
+		for (size_t i = 0; i < n; i++) {
+			int32_t first = (int32_t)((s = ab_mix64(s)) % 6);
+			int32_t life = 1 + (int32_t)((s = ab_mix64(s)) % 3);
+			uint64_t size = 1 + (s = ab_mix64(s)) % big;
+
+			at[i] = (s = ab_mix64(s)) % span;
+			len += (size_t)snprintf(csv + len, sizeof(csv) - len,
+						"%zu,%d,%d,%llu\n", i, first,
+						first + life, (unsigned long long)size);
+		}
+		csv_plan(csv, at, &p, &plan);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++) {
+				uint64_t lo = at[i] > at[j] ? at[i] : at[j];
+				uint64_t ei = at[i] + p.buf[i].size, ej = at[j] + p.buf[j].size;
+				uint64_t hi = ei < ej ? ei : ej;
+
+				if (p.buf[i].first <= p.buf[j].last &&
+				    p.buf[j].first <= p.buf[i].last && lo < hi)
+					meets_sampled_word(lo, hi, stride, &some, &whole);
+			}
+		v = run_mode(&p, &plan, mode, NULL);
+		if (whole)
+			cr_assert_eq(v, AB_PLAN_STOMP, "trial %d, %s:\n%s", trial,
+				     ab_exec_mode_name(mode), csv);
+		if (!some)
+			cr_assert_eq(v, AB_PLAN_VALID, "trial %d, %s:\n%s", trial,
+				     ab_exec_mode_name(mode), csv);
+		stomps[m] += whole;
+		valids[m] += !some;
+		ab_plan_free(&plan);
+		ab_problem_free(&p);
+	}
+	/* both sides of the statement were exercised in both modes */
+	for (int m = 0; m < 2; m++) {
+		cr_expect_gt(stomps[m], 100, "mode %d: %d stomps", m, stomps[m]);
+		cr_expect_gt(valids[m], 100, "mode %d: %d valid", m, valids[m]);
+	}
+}

@@ -16,7 +16,8 @@
  *    the pairwise one agree on its plan;
  *  - validate.c against the pairwise check on valid plans and on plans
  *    broken on purpose (a buffer moved onto a live neighbour, misaligned,
- *    above the peak, random offsets): the same verdict.
+ *    above the peak, random offsets): the same verdict;
+ *  - the radix sort and ab_rank_by_time against stable references.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -1001,6 +1002,67 @@ Test(mechanics, radix_sort_matches_a_stable_reference)
 		}
 }
 
+/* ab_rank_by_time against counting by hand: rank[i] is the number of
+ * buffers with an earlier time, or the same time and a smaller index.
+ * Dense times (the counting sort), times spread past 2n + 64 and negative
+ * ones (the radix sort), both ends; and a case by hand. */
+Test(mechanics, time_ranks_match_a_stable_reference)
+{
+	static const size_t sizes[] = { 1, 2, 70, 1000 };
+	struct ab_buffer hand[5] = {
+		{ .size = 1, .first = 3, .last = 4 }, { .size = 1, .first = 0, .last = 9 },
+		{ .size = 1, .first = 3, .last = 3 }, { .size = 1, .first = 1, .last = 4 },
+		{ .size = 1, .first = 0, .last = 0 },
+	};
+	struct ab_problem hp = { .n = 5, .buf = hand };
+	uint32_t r[5];
+	uint64_t s = 99;
+
+	/* by first: 1 (0), 4 (0), 3 (1), 0 (3), 2 (3); by last: 4 (0),
+	 * 2 (3), 0 (4), 3 (4), 1 (9) */
+	cr_assert_eq(ab_rank_by_time(&hp, false, r), 0);
+	cr_expect(r[0] == 3 && r[1] == 0 && r[2] == 4 && r[3] == 2 && r[4] == 1);
+	cr_assert_eq(ab_rank_by_time(&hp, true, r), 0);
+	cr_expect(r[0] == 2 && r[1] == 4 && r[2] == 1 && r[3] == 3 && r[4] == 0);
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (int spread = 0; spread < 3; spread++) {
+			size_t n = sizes[si];
+			struct ab_buffer *b = calloc(n, sizeof(*b));
+			struct ab_problem p = { .n = n, .buf = b };
+			uint32_t *rank = malloc(n * sizeof(*rank));
+
+			cr_assert(b && rank);
+			for (size_t i = 0; i < n; i++) {
+				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50 */
+				int64_t range = spread == 1 ? 1 << 30 : (int64_t)(2 * n + 64);
+				int32_t f = (int32_t)rng_below(&s, (uint64_t)range) - (spread == 2 ? 50 : 0);
+
+				b[i].size = 1;
+				b[i].first = f;
+				b[i].last = f + (int32_t)rng_below(&s, spread == 1 ? 1000 : 4);
+			}
+			if (n > 1 && spread == 0)
+				b[0].last = (int32_t)(2 * n + 63); /* the counting sort's last step */
+			for (int by_last = 0; by_last < 2; by_last++) {
+				cr_assert_eq(ab_rank_by_time(&p, by_last, rank), 0);
+				for (size_t i = 0; i < n; i++) {
+					int32_t ti = by_last ? b[i].last : b[i].first;
+					uint32_t want = 0;
+
+					for (size_t j = 0; j < n; j++) {
+						int32_t tj = by_last ? b[j].last : b[j].first;
+
+						want += tj < ti || (tj == ti && j < i);
+					}
+					cr_assert_eq(rank[i], want, "n %zu, spread %d, by_last %d, buffer %zu",
+						     n, spread, by_last, i);
+				}
+			}
+			free(b);
+			free(rank);
+		}
+}
+
 /* The validator's live set is a 64-ary tree of bitmaps: 160 buffers (the
  * random problems above) reach only its second level.  Here 5000 buffers
  * (79 words, then 2, then 1: three levels) and 300 000 (five levels):
@@ -1071,7 +1133,7 @@ Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
  * scan of every buffer at every event time: bytes and buffers live at t
  * are those with first <= t <= last.  Steps within 2n + 64 take the
  * per-time deltas, times spread up to 2^31 the sort of events: both. */
-Test(mechanics, live_profile_matches_a_scan_both_ways)
+Test(mechanics, live_profile_and_bound_match_a_scan_both_ways)
 {
 	for (uint64_t seed = 1; seed <= 60; seed++) {
 		struct ab_problem p = { 0 };
@@ -1118,6 +1180,28 @@ Test(mechanics, live_profile_matches_a_scan_both_ways)
 			k++;
 		}
 		cr_assert_eq(k, lp.n);
+		/* the bound and its step: the most bytes live at a first use,
+		 * the earliest such first use */
+		{
+			uint64_t best = 0;
+			int64_t best_at = -1;
+			int32_t at_step;
+
+			for (size_t j = 0; j < n; j++) {
+				int64_t t = p.buf[j].first;
+				uint64_t bytes = 0;
+
+				for (size_t i = 0; i < n; i++)
+					if (p.buf[i].first <= t && t <= p.buf[i].last)
+						bytes += p.buf[i].size;
+				if (bytes > best || (bytes == best && bytes && t < best_at)) {
+					best = bytes;
+					best_at = t;
+				}
+			}
+			cr_assert_eq(ab_lower_bound(&p, &at_step), best, "seed %llu", (unsigned long long)seed);
+			cr_assert_eq(at_step, (int32_t)best_at, "seed %llu", (unsigned long long)seed);
+		}
 		ab_live_profile_free(&lp);
 		ab_problem_free(&p);
 	}

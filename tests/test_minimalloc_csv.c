@@ -15,6 +15,7 @@
 #include "core/arenabench.h"
 #include "testutil.h"
 #include "import/problem_csv.h"
+#include "core/textio.h"
 
 static char *plan_text(const struct ab_problem *p, const char *planner)
 {
@@ -319,4 +320,226 @@ Test(minimalloc_csv, rows_are_read_as_before_case_by_case)
 		}
 		free(text);
 	}
+}
+
+/* ----------------------------------------------- the plain-row reader */
+
+/* T with a space before every line's end (before "\r\n", "\n", or the
+ * text's end): the reader trims it, so T' means what T means, but no row
+ * of T' is plain, so every row goes through split_fields and row_values,
+ * the reader of every form. */
+static char *with_trailing_spaces(const char *t)
+{
+	size_t len = strlen(t), k = 0;
+	char *out = malloc(2 * len + 2);
+
+	cr_assert_not_null(out);
+	for (size_t i = 0; i < len; i++) {
+		if (t[i] == '\n' || (t[i] == '\r' && t[i + 1] == '\n'))
+			out[k++] = ' ';
+		out[k++] = t[i];
+		if (t[i] == '\r' && t[i + 1] == '\n')
+			out[k++] = t[++i];
+	}
+	if (len && t[len - 1] != '\n')
+		out[k++] = ' ';
+	out[k] = 0;
+	return out;
+}
+
+/* An odd field: a form only the general reader takes (signs, leading
+ * zeros, 19 digits and more, letters, quotes, nothing), or a value the
+ * rules refuse. */
+static const char *odd_field(uint64_t *s)
+{
+	static const char *const odd[] = {
+		"", "-1", "+5", "007", "0", "00", "9223372036854775807",
+		"9223372036854775808", "123456789012345678", "1234567890123456789",
+		"99999999999999999999", "1x", "x1", "b_2", "\"q\"", "-0", "2147483647",
+		"2147483648", "1073741824", "3", "1e3", "_", "Z9", " 4", "4 ",
+	};
+
+	return odd[(*s = ab_mix64(*s)) % (sizeof(odd) / sizeof(odd[0]))];
+}
+
+/* Field k of row r, whose header word is w: mostly plain and sane (a
+ * lifetime of 1 to 4 steps from 0..3, unique ids), one in 25 odd. */
+static void random_field(char *out, size_t cap, uint64_t *s, const char *w,
+			 int r, int *lower)
+{
+	uint64_t x = (*s = ab_mix64(*s));
+
+	if (x % 25 == 0) {
+		snprintf(out, cap, "%s", odd_field(s));
+		return;
+	}
+	x /= 25;
+	if (!strcmp(w, "id") || !strncmp(w, "buffer", 6))
+		snprintf(out, cap, x % 3 ? "%d" : "b%d", x % 50 ? r : 0);
+	else if (!strcmp(w, "lower") || !strcmp(w, "start") || !strcmp(w, "begin"))
+		snprintf(out, cap, "%d", *lower = (int)(x % 4));
+	else if (!strcmp(w, "upper") || !strcmp(w, "end"))
+		snprintf(out, cap, "%d", *lower + 1 + (int)(x % 4));
+	else if (!strcmp(w, "alignment"))
+		snprintf(out, cap, "%d", 1 << (x % 7));
+	else if (!strcmp(w, "name"))
+		snprintf(out, cap, "n%d", (int)(x % 9));
+	else
+		snprintf(out, cap, "%llu", (unsigned long long)(x % 100000));
+}
+
+static void expect_same_problem(const struct ab_problem *a, const struct ab_problem *b,
+				const char *text)
+{
+	cr_assert_eq(a->n, b->n, "%s", text);
+	cr_expect_eq(a->steps, b->steps, "%s", text);
+	cr_expect_eq(memcmp(a->csv_words, b->csv_words, sizeof(a->csv_words)), 0, "%s", text);
+	cr_expect_eq(!a->fixed_offset, !b->fixed_offset, "%s", text);
+	for (size_t i = 0; i < a->n; i++) {
+		cr_assert_eq(a->buf[i].first, b->buf[i].first, "row %zu of\n%s", i, text);
+		cr_assert_eq(a->buf[i].last, b->buf[i].last, "row %zu of\n%s", i, text);
+		cr_assert_eq(a->buf[i].size, b->buf[i].size, "row %zu of\n%s", i, text);
+		cr_assert_eq(a->buf[i].align, b->buf[i].align, "row %zu of\n%s", i, text);
+		cr_assert_eq(a->id[i], b->id[i], "row %zu of\n%s", i, text);
+		cr_assert_eq(!a->label, !b->label, "%s", text);
+		if (a->label)
+			cr_assert_str_eq(a->label[i], b->label[i], "row %zu of\n%s", i, text);
+		if (a->fixed_offset && b->fixed_offset)
+			cr_assert_eq(a->fixed_offset[i], b->fixed_offset[i], "row %zu of\n%s", i, text);
+	}
+}
+
+/* Random texts, read as they are (plain rows in place) and with trailing
+ * spaces (every row split): the same problem, or the same message. */
+Test(minimalloc_csv, plain_rows_read_as_split_rows)
+{
+	static const char *const headers[] = {
+		"id,lower,upper,size", "buffer,start,end,size", "id,lower,upper,size,alignment",
+		"buffer_id,begin,upper,size,offset", "size,upper,lower,id",
+		"id,lower,upper,size,name",
+	};
+	uint64_t s = 7;
+	int accepted = 0, refused = 0;
+
+	for (int trial = 0; trial < 4000; trial++) {
+		char text[4096], field[64];
+		const char *h = headers[trial % 6];
+		int nf = 1, rows = 1 + (int)((s = ab_mix64(s)) % 6);
+		size_t len = (size_t)snprintf(text, sizeof(text), "%s%s", h,
+					      trial % 7 == 0 ? "\r\n" : "\n");
+		struct ab_problem a, b;
+		struct ab_error ea = { { 0 } }, eb = { { 0 } };
+		char *spaced;
+		int ra, rb;
+
+		for (const char *c = h; *c; c++)
+			nf += *c == ',';
+		for (int r = 0; r < rows; r++) {
+			uint64_t shape = (s = ab_mix64(s)) % 30;
+			int fields = shape == 0 ? nf - 1 : shape == 1 ? nf + 1 : nf;
+			const char *w = h;
+			int lower = 0;
+
+			if (shape == 2) {
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "\n");
+				continue;
+			}
+			/* the lifetime's columns come in the header's order:
+			 * "size,upper,lower,id" draws upper before lower */
+			for (int k = 0; k < fields; k++) {
+				char word[16];
+				size_t wl = strcspn(w, ",");
+
+				snprintf(word, sizeof(word), "%.*s", (int)wl, w);
+				w += wl + (w[wl] == ',');
+				random_field(field, sizeof(field), &s, word, r, &lower);
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s",
+							k ? "," : "", field);
+			}
+			if (r + 1 < rows || trial % 3)
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%s",
+							trial % 5 == 0 ? "\r\n" : "\n");
+		}
+		spaced = with_trailing_spaces(text);
+		ra = ab_problem_parse_csv(text, strlen(text), "r.csv", &a, &ea);
+		rb = ab_problem_parse_csv(spaced, strlen(spaced), "r.csv", &b, &eb);
+		cr_assert_eq(ra, rb, "%s\n%s | %s", text, ea.msg, eb.msg);
+		if (ra) {
+			cr_assert_str_eq(ea.msg, eb.msg, "%s", text);
+			refused++;
+		} else {
+			expect_same_problem(&a, &b, text);
+			ab_problem_free(&a);
+			ab_problem_free(&b);
+			accepted++;
+		}
+		free(spaced);
+	}
+	cr_expect_gt(accepted, 500, "%d accepted", accepted);
+	cr_expect_gt(refused, 500, "%d refused", refused);
+}
+
+/* ab_put_u64 against printf's %llu: the edges of every digit count and
+ * random values of every bit length. */
+Test(minimalloc_csv, decimal_writer_matches_printf)
+{
+	char got[32], want[32];
+	uint64_t s = 3, p10 = 1;
+
+	for (int k = 0; k < 20; k++, p10 *= 10)
+		for (int d = -2; d <= 2; d++) {
+			uint64_t v = p10 + (uint64_t)(int64_t)d;
+
+			*ab_put_u64(got, v) = 0;
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+			cr_assert_str_eq(got, want);
+		}
+	for (int k = 0; k < 200000; k++) {
+		uint64_t v = (s = ab_mix64(s)) >> (k % 64);
+
+		*ab_put_u64(got, v) = 0;
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+		cr_assert_str_eq(got, want);
+	}
+	*ab_put_u64(got, UINT64_MAX) = 0;
+	cr_expect_str_eq(got, "18446744073709551615");
+}
+
+/* A plan of 20,000 rows with 200-character ids and names: the rows cross
+ * the writer's 64 KiB blocks, and the text is each row as printf writes
+ * it. */
+Test(minimalloc_csv, long_plan_is_written_row_by_row)
+{
+	size_t n = 20000, len = 0;
+	char *csv = malloc(n * 460 + 64), *want = malloc(n * 460 + 64), *got = NULL;
+	struct ab_problem p;
+	struct ab_plan plan;
+	FILE *f;
+	size_t got_len = 0;
+
+	cr_assert(csv && want);
+	len = (size_t)sprintf(csv, "id,lower,upper,size,name\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(csv + len, "%0200zu,%zu,%zu,%zu,%0*zu\n", i, i % 7,
+				       i % 7 + 1 + i % 3, 1 + i * 37 % 1000, (int)(i % 201), i);
+	parse_ok(csv, &p);
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	for (size_t i = 0; i < n; i++)
+		plan.offset[i] = i * 1000;
+	ab_plan_finish_single(&plan, &p);
+	f = open_memstream(&got, &got_len);
+	cr_assert_eq(ab_plan_write_csv(f, &p, &plan), 0);
+	fclose(f);
+	len = (size_t)sprintf(want, "id,lower,upper,size,offset,name\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(want + len, "%0200zu,%zu,%zu,%zu,%zu,%0*zu\n", i, i % 7,
+				       i % 7 + 1 + i % 3, 1 + i * 37 % 1000, i * 1000,
+				       (int)(i % 201), i);
+	cr_expect_eq(got_len, len);
+	cr_expect_str_eq(got, want);
+	free(got);
+	free(want);
+	free(csv);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
 }

@@ -82,7 +82,7 @@ void ab_verdict_cache_free(struct ab_verdict_cache *c)
 		free(c->entry[i].arena);
 	}
 	free(c->entry);
-	free(c->memory.mem);
+	free(c->memory.words);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -29,75 +29,104 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-#define SAMPLE_STRIDE_WORDS 512 /* one word per 4 KiB */
-
+/*
+ * The arena as an image of words: word k holds the arena's bytes
+ * [k * stride, k * stride + 8), byte j of it in bits 8j..8j+7.  Full mode
+ * has stride 8, so the words tile the arena and every byte is kept.
+ * Sampled mode keeps only the words at multiples of AB_EXEC_SAMPLE_STRIDE:
+ * an image of peak / 512 words, whatever the arena's size, in which two
+ * buffers that overlap own the same words inside their overlap.  A buffer
+ * owns the bytes of a word that lie inside it: the words at its two ends
+ * may be partly its own, and are written and compared under a byte mask.
+ */
 struct exec {
-	uint8_t *arena;
+	uint64_t *image;
+	unsigned shift; /* log2 of the stride */
 	const struct ab_problem *p;
 	const struct ab_plan *plan;
-	bool sampled;
 };
 
-/* Full: every word.  Sampled: word 0, every 512th, and the last. */
-static uint64_t next_word(bool sampled, uint64_t w, uint64_t words)
-{
-	uint64_t next;
+/* The image words bytes [o, e) own some byte of, lo..hi, and the masks
+ * of those bytes in the first and the last of them; false when they own
+ * none (o == e, or sampled bytes between two sampled words). */
+struct span {
+	uint64_t lo, hi, lo_mask, hi_mask;
+};
 
-	if (!sampled || w + 1 >= words)
-		return w + 1;
-	next = (w / SAMPLE_STRIDE_WORDS + 1) * SAMPLE_STRIDE_WORDS;
-	return next < words - 1 ? next : words - 1;
+static inline bool span_of(unsigned shift, uint64_t o, uint64_t e,
+			   struct span *s)
+{
+	uint64_t lo_at, in_hi;
+
+	if (e == o)
+		return false;
+	/* the first word ending after o, the last starting before e */
+	s->lo = o < 8 ? 0 : ((o - 8) >> shift) + 1;
+	s->hi = (e - 1) >> shift;
+	if (s->lo > s->hi)
+		return false;
+	lo_at = s->lo << shift;
+	in_hi = e - (s->hi << shift); /* the bytes' count in word hi, >= 1 */
+	s->lo_mask = o > lo_at ? ~0ull << (8 * (o - lo_at)) : ~0ull;
+	s->hi_mask = in_hi >= 8 ? ~0ull : (1ull << (8 * in_hi)) - 1;
+	if (s->lo == s->hi)
+		s->lo_mask = s->hi_mask = s->lo_mask & s->hi_mask;
+	return true;
 }
 
-/* Word w of a stream: cheap, and different seeds give different words. */
-static inline uint64_t stream_word(uint64_t seed, uint64_t w)
-{
-	uint64_t v = (seed ^ w) * 0x9e3779b97f4a7c15ull;
+/* Word k of a tensor's stream is seed ^ k * STREAM_STEP: one add and one
+ * xor a word, and at the same k two different seeds always differ (in
+ * the bytes where the seeds do; seeds are splitmix64 hashes). */
+#define STREAM_STEP 0x9e3779b97f4a7c15ull
 
-	return v ^ (v >> 29);
+static inline void write_bytes(uint64_t *img, unsigned shift, uint64_t o,
+			       uint64_t e, uint64_t seed)
+{
+	struct span s;
+	uint64_t v;
+
+	if (!span_of(shift, o, e, &s))
+		return;
+	v = seed ^ s.lo * STREAM_STEP;
+	img[s.lo] = (img[s.lo] & ~s.lo_mask) | (v & s.lo_mask);
+	for (uint64_t k = s.lo + 1, x = (s.lo + 1) * STREAM_STEP; k < s.hi;
+	     k++, x += STREAM_STEP)
+		img[k] = seed ^ x;
+	if (s.hi > s.lo) {
+		v = seed ^ s.hi * STREAM_STEP;
+		img[s.hi] = (img[s.hi] & ~s.hi_mask) | (v & s.hi_mask);
+	}
+}
+
+static inline bool bytes_intact(const uint64_t *img, unsigned shift,
+				uint64_t o, uint64_t e, uint64_t seed)
+{
+	struct span s;
+	uint64_t bad;
+
+	if (!span_of(shift, o, e, &s))
+		return true;
+	bad = (img[s.lo] ^ seed ^ s.lo * STREAM_STEP) & s.lo_mask;
+	for (uint64_t k = s.lo + 1, x = (s.lo + 1) * STREAM_STEP; k < s.hi;
+	     k++, x += STREAM_STEP)
+		bad |= img[k] ^ seed ^ x;
+	if (s.hi > s.lo)
+		bad |= (img[s.hi] ^ seed ^ s.hi * STREAM_STEP) & s.hi_mask;
+	return bad == 0;
 }
 
 static void write_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = size / 8;
-	uint8_t *base = ex->arena + ex->plan->offset[i];
+	uint64_t o = ex->plan->offset[i];
 
-	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
-		uint64_t v = stream_word(seed, w);
-
-		memcpy(base + w * 8, &v, 8);
-	}
-	if (size % 8) {
-		uint64_t v = stream_word(seed, words);
-		const uint8_t *vb = (const uint8_t *)&v;
-
-		for (uint64_t j = 0; j < size % 8; j++)
-			base[words * 8 + j] = vb[j];
-	}
+	write_bytes(ex->image, ex->shift, o, o + ex->p->buf[i].size, seed);
 }
 
 static bool verify_buffer(struct exec *ex, size_t i, uint64_t seed)
 {
-	uint64_t size = ex->p->buf[i].size, words = size / 8;
-	const uint8_t *base = ex->arena + ex->plan->offset[i];
-	uint64_t bad = 0;
+	uint64_t o = ex->plan->offset[i];
 
-	for (uint64_t w = 0; w < words; w = next_word(ex->sampled, w, words)) {
-		uint64_t v;
-
-		memcpy(&v, base + w * 8, 8);
-		bad |= v ^ stream_word(seed, w);
-	}
-	if (size % 8) {
-		/* the tail's bytes, as write_buffer stored them (byte j of v),
-		 * compared without a libc call per buffer */
-		uint64_t v = stream_word(seed, words);
-		const uint8_t *vb = (const uint8_t *)&v;
-
-		for (uint64_t j = 0; j < size % 8; j++)
-			bad |= base[words * 8 + j] ^ vb[j];
-	}
-	return bad == 0;
+	return bytes_intact(ex->image, ex->shift, o, o + ex->p->buf[i].size, seed);
 }
 
 static bool addr_overlap(const struct exec *ex, size_t a, size_t b)
@@ -332,60 +361,102 @@ static size_t find_culprit_problem(struct exec *ex, size_t victim,
 	return best;
 }
 
-static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
+/* A buffer as the problem mode's loops read it, in the order of its
+ * events (first uses, then last uses), so that the loops read memory in
+ * order.  24 bytes: two arrays of 10^6 stay below the heap's mmap
+ * threshold (cli/main.c), so they reuse the pages of earlier stages. */
+struct event {
+	uint64_t offset, end;
+	uint32_t buffer;
+	int32_t time;
+};
+
+/* Buffer i's content: its own seed (distinct buffers, distinct seeds). */
+static inline uint64_t buffer_seed(uint32_t i)
+{
+	return ab_mix64(0x5eedull + i);
+}
+
+/* ev_first and ev_last: every buffer by first use and by last use (ties
+ * by index), each with its bytes. */
+static int problem_events(const struct exec *ex, struct event *ev_first,
+			  struct event *ev_last)
 {
 	const struct ab_problem *p = ex->p;
-	size_t n = p->n;
-	struct ab_key_index *by_first = ab_alloc_large((n + 1) * sizeof(*by_first));
-	struct ab_key_index *by_last = ab_alloc_large((n + 1) * sizeof(*by_last));
-	enum ab_verdict v = AB_PLAN_VALID;
-	size_t jl = 0;
+	uint32_t *rank = ab_alloc_large((p->n + 1) * sizeof(*rank));
+	int rc = -ENOMEM;
 
-	if (!by_first || !by_last) {
-		v = AB_PLAN_CHECK_FAILED;
-		res->verdict = v;
-		goto out;
+	if (!rank)
+		return rc;
+	for (int pass = 0; pass < 2; pass++) {
+		struct event *ev = pass ? ev_last : ev_first;
+
+		rc = ab_rank_by_time(p, pass == 1, rank);
+		if (rc)
+			break;
+		for (size_t i = 0; i < p->n; i++) {
+			uint64_t o = ex->plan->offset[i];
+
+			ev[rank[i]] = (struct event){
+				.offset = o,
+				.end = o + p->buf[i].size,
+				.buffer = (uint32_t)i,
+				.time = pass ? p->buf[i].last : p->buf[i].first,
+			};
+		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		by_first[i] = (struct ab_key_index){ (uint64_t)p->buf[i].first, (uint32_t)i };
-		by_last[i] = (struct ab_key_index){ (uint64_t)p->buf[i].last, (uint32_t)i };
-	}
-	if (ab_sort_key_index(by_first, n) || ab_sort_key_index(by_last, n)) {
+	free(rank);
+	return rc;
+}
+
+static bool event_intact(const struct exec *ex, const struct event *e)
+{
+	return bytes_intact(ex->image, ex->shift, e->offset, e->end,
+			    buffer_seed(e->buffer));
+}
+
+/*
+ * Every distinct time is a step: at time t the buffers first used at t
+ * are written, then verified, then those last used at t are verified.
+ */
+static enum ab_verdict run_problem(struct exec *ex, struct ab_check_result *res)
+{
+	size_t n = ex->p->n, jl = 0;
+	struct event *ev_first = ab_alloc_large((n + 1) * sizeof(*ev_first));
+	struct event *ev_last = ab_alloc_large((n + 1) * sizeof(*ev_last));
+	enum ab_verdict v = AB_PLAN_VALID;
+
+	if (!ev_first || !ev_last || problem_events(ex, ev_first, ev_last)) {
 		v = res->verdict = AB_PLAN_CHECK_FAILED;
 		goto out;
 	}
 	for (size_t jf = 0; jf < n || jl < n;) {
 		/* The next time at which something is written or ends. */
-		uint64_t t = jf < n ? by_first[jf].key : UINT64_MAX;
+		int32_t t = jf < n ? ev_first[jf].time : INT32_MAX;
 		size_t j0 = jf;
+		const struct event *bad = NULL;
 
-		if (jl < n && by_last[jl].key < t)
-			t = by_last[jl].key;
-		for (; jf < n && by_first[jf].key == t; jf++) {
-			size_t i = by_first[jf].index;
-
-			write_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i));
-		}
-		for (size_t j = j0; j < jf; j++) {
-			size_t i = by_first[j].index;
-
-			if (!verify_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i))) {
-				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
-				goto out;
-			}
-		}
-		for (; jl < n && by_last[jl].key == t; jl++) {
-			size_t i = by_last[jl].index;
-
-			if (!verify_buffer(ex, i, ab_mix64(p->id ? (uint64_t)p->id[i] : i))) {
-				v = stomp(res, i, find_culprit_problem(ex, i, (int32_t)t), (int32_t)t);
-				goto out;
-			}
+		if (jl < n && (jf == n || ev_last[jl].time < t))
+			t = ev_last[jl].time;
+		for (; jf < n && ev_first[jf].time == t; jf++)
+			write_bytes(ex->image, ex->shift, ev_first[jf].offset,
+				    ev_first[jf].end, buffer_seed(ev_first[jf].buffer));
+		/* the last one written is intact: nothing was written after it */
+		for (size_t j = j0; j + 1 < jf && !bad; j++)
+			if (!event_intact(ex, &ev_first[j]))
+				bad = &ev_first[j];
+		for (; jl < n && ev_last[jl].time == t && !bad; jl++)
+			if (!event_intact(ex, &ev_last[jl]))
+				bad = &ev_last[jl];
+		if (bad) {
+			v = stomp(res, bad->buffer,
+				  find_culprit_problem(ex, bad->buffer, t), t);
+			goto out;
 		}
 	}
 out:
-	free(by_first);
-	free(by_last);
+	free(ev_first);
+	free(ev_last);
 	return v;
 }
 
@@ -485,7 +556,7 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 	enum ab_verdict v = ab_execute_plan_reuse(g, p, plan, force,
 						  mode, res, &memory);
 
-	free(memory.mem);
+	free(memory.words);
 	return v;
 }
 
@@ -501,6 +572,7 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 	struct exec ex = { .p = p, .plan = plan };
 	enum ab_exec_mode m;
 	enum ab_verdict v;
+	size_t words;
 
 	if (!res)
 		res = &dummy;
@@ -521,20 +593,20 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 		*mode = m;
 	if (m == AB_EXEC_SKIPPED || p->n == 0)
 		return AB_PLAN_VALID;
-	ex.sampled = m == AB_EXEC_SAMPLED;
-	if (memory->cap < plan->peak + 8) {
-		free(memory->mem);
+	ex.shift = m == AB_EXEC_SAMPLED ? AB_EXEC_SAMPLE_SHIFT : 3;
+	words = (plan->peak >> ex.shift) + 1; /* peak <= 4 GiB: no overflow */
+	if (memory->cap < words) {
+		free(memory->words);
 		memory->cap = 0;
-		/* huge pages: the sampled check touches one word per 4 KiB,
-		 * so with 4 KiB pages nearly every access would miss the TLB */
-		memory->mem = plan->peak + 8 <= SIZE_MAX ? ab_alloc_large((size_t)plan->peak + 8) : NULL;
-		if (!memory->mem) {
+		/* full mode's image is the arena, on huge pages */
+		memory->words = ab_alloc_large(words * sizeof(*memory->words));
+		if (!memory->words) {
 			res->verdict = AB_PLAN_CHECK_FAILED;
 			return AB_PLAN_CHECK_FAILED;
 		}
-		memory->cap = plan->peak + 8;
+		memory->cap = words;
 	}
-	ex.arena = memory->mem;
+	ex.image = memory->words;
 	if (g) {
 		struct graph_exec ge = { .ex = ex, .g = g };
 

@@ -10,7 +10,7 @@
 
 enum ab_exec_mode {
 	AB_EXEC_FULL,    /* every byte written and verified */
-	AB_EXEC_SAMPLED, /* first/last word and one word per 4 KiB */
+	AB_EXEC_SAMPLED, /* the 8 bytes at every multiple of 4 KiB of the arena */
 	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
 };
 const char *ab_exec_mode_name(enum ab_exec_mode m);
@@ -21,8 +21,30 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
 #define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
 
 /*
- * The execution check: allocate an arena of the plan's peak and run the
- * schedule.  Each tensor's content is a pseudo-random stream seeded from
+ * What each mode catches.  The check keeps an image of the arena's words:
+ * in full mode every word, in sampled mode the word (8 bytes) at each
+ * multiple of AB_EXEC_SAMPLE_STRIDE of the arena, wherever the buffers
+ * start.  A tensor writes, and later compares, the bytes of those words
+ * that lie inside its buffer.  So when two tensors live at the same time
+ * (by the schedule below) overlap in the arena:
+ * - if their overlap holds a whole kept word (in sampled mode: any overlap
+ *   of at least AB_EXEC_SAMPLE_STRIDE + 7 bytes; in full mode: of 15), the
+ *   check reports a stomp, for certain (at the same word two different
+ *   seeds give different streams);
+ * - if it holds part of a kept word only, it reports one unless the few
+ *   bytes they share happen to agree (a chance of 2^-8 per shared byte);
+ * - if it holds no byte of a kept word (in sampled mode an overlap inside
+ *   the 4,088 bytes between two kept words), it cannot see it.
+ * The geometric check sees every overlap; this one runs the schedule
+ * (above all: it does not share the lifetime code's mistakes).  The image
+ * is peak / 512 words in sampled mode, peak bytes in full mode.
+ */
+#define AB_EXEC_SAMPLE_SHIFT 12
+#define AB_EXEC_SAMPLE_STRIDE (1ull << AB_EXEC_SAMPLE_SHIFT)
+
+/*
+ * The execution check: run the schedule on an image of an arena of the
+ * plan's peak (full or sampled, above).  Each tensor's content is a pseudo-random stream seeded from
  * its producer and the seeds of the producer's inputs.  With a graph, what
  * must survive comes from the graph's declarations and operator order, not
  * from the problem's intervals (the problem only says where each tensor
@@ -47,11 +69,11 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 				enum ab_exec_mode *mode,
 				struct ab_check_result *res);
 
-/* The same, reusing the caller's arena memory (*mem of *cap bytes, grown
+/* The same, reusing the caller's image memory (words of cap words, grown
  * as needed, freed by the caller) to save page faults across many checks.
- * Safe because a check only ever reads bytes it wrote in the same run. */
+ * Safe because a check only ever compares bytes it wrote in the same run. */
 struct ab_exec_memory {
-	uint8_t *mem;
+	uint64_t *words;
 	size_t cap;
 };
 enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,

@@ -12,7 +12,9 @@
  * kept free of overlaps, ordered by address in a segment tree over the
  * distinct (offset, index) ranks (a 64-ary tree of bitmaps), so a
  * newcomer only needs to be compared with its predecessor and successor:
- * three radix sorts, then O(log_64 n) per buffer.
+ * a radix sort by address and a counting sort by each time (radix when
+ * the times are sparse, ab_rank_by_time), then O(log_64 n) per buffer.
+ * The sweep reads its uses in order, each first use with its bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -171,6 +173,12 @@ static enum ab_verdict check_arenas(const struct ab_problem *p,
 	return AB_PLAN_VALID;
 }
 
+/* x is not a multiple of al (al >= 1; a power of two without a divide) */
+static inline bool misaligned(uint64_t x, uint64_t al)
+{
+	return (al & (al - 1)) ? x % al != 0 : (x & (al - 1)) != 0;
+}
+
 /* Each buffer: its fixed offset kept, aligned, inside its arena and the
  * peak; *nz counts those of nonzero size. */
 static enum ab_verdict check_buffers(const struct ab_problem *p,
@@ -198,7 +206,8 @@ static enum ab_verdict check_buffers(const struct ab_problem *p,
 		 * in its part's own arena */
 		if (p->n_parts > 1 && p->part && a != p->part[i])
 			return set(res, AB_PLAN_BAD_ARENA, i, i);
-		if (off % al || (off - (off >= plan->arena_base[a] ? plan->arena_base[a] : 0)) % al)
+		if (misaligned(off, al) ||
+		    misaligned(off - (off >= plan->arena_base[a] ? plan->arena_base[a] : 0), al))
 			return set(res, AB_PLAN_MISALIGNED, i, i);
 		if (off < plan->arena_base[a] ||
 		    end > plan->arena_base[a] + plan->arena_size[a])
@@ -210,13 +219,98 @@ static enum ab_verdict check_buffers(const struct ab_problem *p,
 	return AB_PLAN_VALID;
 }
 
+/* A buffer's bytes [off, end). */
+struct bytes {
+	uint64_t off, end;
+};
+
+/* A use of a buffer in the sweep: its time and its address rank
+ * (UINT32_MAX: size 0, it overlaps nothing); a first use also carries
+ * the buffer's bytes, so the sweep reads them in order. */
+struct sweep_event {
+	int32_t time;
+	uint32_t rank;
+};
+
+struct sweep_start {
+	struct sweep_event ev;
+	struct bytes bytes;
+};
+
+/* The sweep's arrays: the uses in first-use and last-use order (ties by
+ * index), and per address rank the buffer and its bytes.  Built by
+ * reading the buffers in index order and writing each where it goes. */
+struct sweep {
+	struct sweep_start *first;
+	struct sweep_event *last;
+	uint32_t *who;
+	struct bytes *at;
+};
+
+static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
+		       struct sweep *sw)
+{
+	size_t n = p->n, nz = 0;
+	struct ab_key_index *by_addr = ab_alloc_large((n + 1) * sizeof(*by_addr));
+	uint32_t *rank = ab_alloc_large((n + 1) * sizeof(*rank));
+	uint32_t *time_rank = ab_alloc_large((n + 1) * sizeof(*time_rank));
+	int rc = -ENOMEM;
+
+	sw->first = ab_alloc_large((n + 1) * sizeof(*sw->first));
+	sw->last = ab_alloc_large((n + 1) * sizeof(*sw->last));
+	sw->who = ab_alloc_large((n + 1) * sizeof(*sw->who));
+	sw->at = ab_alloc_large((n + 1) * sizeof(*sw->at));
+	if (!by_addr || !rank || !time_rank || !sw->first || !sw->last ||
+	    !sw->who || !sw->at)
+		goto out;
+	/* Zero-size buffers occupy no bytes and can overlap nothing. */
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = UINT32_MAX;
+		if (p->buf[i].size)
+			by_addr[nz++] = (struct ab_key_index){ plan->offset[i], (uint32_t)i };
+	}
+	if (ab_sort_key_index(by_addr, nz))
+		goto out;
+	for (size_t r = 0; r < nz; r++) {
+		rank[by_addr[r].index] = (uint32_t)r;
+		sw->who[r] = by_addr[r].index;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (rank[i] != UINT32_MAX)
+			sw->at[rank[i]] = (struct bytes){
+				plan->offset[i], plan->offset[i] + p->buf[i].size };
+	if (ab_rank_by_time(p, false, time_rank))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		sw->first[time_rank[i]] = (struct sweep_start){
+			{ p->buf[i].first, rank[i] },
+			{ plan->offset[i], plan->offset[i] + p->buf[i].size } };
+	if (ab_rank_by_time(p, true, time_rank))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		sw->last[time_rank[i]] = (struct sweep_event){ p->buf[i].last, rank[i] };
+	rc = 0;
+out:
+	free(by_addr);
+	free(rank);
+	free(time_rank);
+	return rc;
+}
+
+static void sweep_free(struct sweep *sw)
+{
+	free(sw->first);
+	free(sw->last);
+	free(sw->who);
+	free(sw->at);
+}
+
 enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 				 const struct ab_plan *plan, uint32_t align,
 				 struct ab_check_result *res)
 {
-	struct ab_key_index *by_first = NULL, *by_last = NULL, *by_addr = NULL;
+	struct sweep sw = { 0 };
 	struct rank_set live = { 0 };
-	uint32_t *rank = NULL, *who = NULL;
 	size_t n = p->n, nz = 0, jl = 0;
 	struct ab_check_result dummy;
 	enum ab_verdict v = AB_PLAN_VALID;
@@ -231,63 +325,37 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 		return v;
 	if (nz < 2)
 		return AB_PLAN_VALID;
-	by_first = ab_alloc_large(nz * sizeof(*by_first));
-	by_last = ab_alloc_large(nz * sizeof(*by_last));
-	by_addr = ab_alloc_large(nz * sizeof(*by_addr));
-	rank = ab_alloc_large(n * sizeof(*rank));
-	who = ab_alloc_large(nz * sizeof(*who));
-	if (!by_first || !by_last || !by_addr || !rank || !who || rs_init(&live, nz)) {
+	if (sweep_build(p, plan, &sw) || rs_init(&live, nz)) {
 		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
 		goto out;
 	}
-	/* Zero-size buffers occupy no bytes and can overlap nothing. */
-	nz = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!p->buf[i].size)
-			continue;
-		by_first[nz] = (struct ab_key_index){ (uint64_t)p->buf[i].first, (uint32_t)i };
-		by_last[nz] = (struct ab_key_index){ (uint64_t)p->buf[i].last, (uint32_t)i };
-		by_addr[nz] = (struct ab_key_index){ plan->offset[i], (uint32_t)i };
-		nz++;
-	}
-	if (ab_sort_key_index(by_first, nz) || ab_sort_key_index(by_last, nz) ||
-	    ab_sort_key_index(by_addr, nz)) {
-		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
-		goto out;
-	}
-	for (size_t r = 0; r < nz; r++) {
-		rank[by_addr[r].index] = (uint32_t)r;
-		who[r] = by_addr[r].index;
-	}
-	for (size_t jf = 0; jf < nz;) {
-		uint64_t t = by_first[jf].key;
+	for (size_t jf = 0; jf < n;) {
+		int32_t t = sw.first[jf].ev.time;
 
-		for (; jl < nz && by_last[jl].key < t; jl++)
-			rs_remove(&live, rank[by_last[jl].index]);
-		for (; jf < nz && by_first[jf].key == t; jf++) {
-			size_t i = by_first[jf].index, r = rank[i], q;
-			uint64_t off = plan->offset[i], end = off + p->buf[i].size;
+		for (; jl < n && sw.last[jl].time < t; jl++)
+			if (sw.last[jl].rank != UINT32_MAX)
+				rs_remove(&live, sw.last[jl].rank);
+		for (; jf < n && sw.first[jf].ev.time == t; jf++) {
+			const struct sweep_start *b = &sw.first[jf];
+			size_t r = b->ev.rank, q;
 
+			if (r == UINT32_MAX)
+				continue;
 			q = rs_pred(&live, r);
-			if (q != SIZE_MAX &&
-			    plan->offset[who[q]] + p->buf[who[q]].size > off) {
-				v = set(res, AB_PLAN_OVERLAP, who[q], i);
+			if (q != SIZE_MAX && sw.at[q].end > b->bytes.off) {
+				v = set(res, AB_PLAN_OVERLAP, sw.who[q], sw.who[r]);
 				goto out;
 			}
 			q = rs_succ(&live, r);
-			if (q != SIZE_MAX && plan->offset[who[q]] < end) {
-				v = set(res, AB_PLAN_OVERLAP, i, who[q]);
+			if (q != SIZE_MAX && sw.at[q].off < b->bytes.end) {
+				v = set(res, AB_PLAN_OVERLAP, sw.who[r], sw.who[q]);
 				goto out;
 			}
 			rs_insert(&live, r);
 		}
 	}
 out:
-	free(by_first);
-	free(by_last);
-	free(by_addr);
-	free(rank);
-	free(who);
+	sweep_free(&sw);
 	rs_free(&live);
 	return v;
 }

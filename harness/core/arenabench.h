@@ -12,6 +12,7 @@
 #ifndef ARENABENCH_H
 #define ARENABENCH_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -431,7 +432,26 @@ struct ab_plan_options {
 	 * registered planners ignore both). */
 	const void *context;
 	struct ab_error *why;
+	/* A peak the caller has no use for (0 = none): a planner may stop as
+	 * soon as it knows its plan's peak (ab_plan.peak) will be at least
+	 * cutoff, and return AB_ABOVE_CUTOFF, its plan unfinished.  best_of
+	 * sets it to skip members that cannot win; a planner that ignores it
+	 * is correct, only slower.  Sound where placed buffers keep their
+	 * offsets: their highest end is then at most the final peak
+	 * (ab_above_cutoff). */
+	uint64_t cutoff;
 };
+
+/* The return of a planner that stopped at o->cutoff (no errno a planner
+ * returns otherwise). */
+#define AB_ABOVE_CUTOFF (-EDOM)
+
+/* Whether a plan whose peak will be at least peak_so_far may stop. */
+static inline bool ab_above_cutoff(const struct ab_plan_options *o,
+				   uint64_t peak_so_far)
+{
+	return o->cutoff && peak_so_far >= o->cutoff;
+}
 
 /*
  * A planner reads the problem and options and fills the caller-owned plan
@@ -521,6 +541,10 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n);
 int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
 /* order[] = every buffer by first use ascending, then index. */
 int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
+/* rank[i] = buffer i's place in the order of every buffer by first use
+ * (by_last: by last use) ascending, then index.  A counting sort, O(n +
+ * steps), when the times lie in 0 .. 2n + 64; else the radix sort. */
+int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank);
 
 /* ----------------------------------------------------------------- memory */
 

@@ -207,7 +207,8 @@ int64_t ab_problem_oversize(const struct ab_problem *p)
 
 		if (sz > AB_MAX_PROBLEM_BYTES)
 			return (int64_t)i;
-		sz = ab_align_up(sz, a); /* no overflow: sz, a <= 2^62 */
+		/* no overflow: sz, a <= 2^62; a power of two without a divide */
+		sz = (a & (a - 1)) ? ab_align_up(sz, a) : (sz + a - 1) & ~(a - 1);
 		if (sz > AB_MAX_PROBLEM_BYTES - total)
 			return (int64_t)i;
 		total += sz;
@@ -245,15 +246,58 @@ static uint64_t parts_bound(const struct ab_problem *p, int32_t *at_step)
 	return sum;
 }
 
+/* The bound from per-time byte deltas alone when the times span at most
+ * 2n + 64 steps from 0 (the profile's dense case, without its counts and
+ * its bitmap of event times: the most bytes live first reached is at a
+ * start, so the same step).  1 when the times do not allow it. */
+static int lower_bound_dense(const struct ab_problem *p, uint64_t *best,
+			     int32_t *at_step)
+{
+	uint64_t span = 0;
+	int64_t *delta, bytes = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->buf[i].first < 0 || p->buf[i].last < p->buf[i].first)
+			return 1;
+		if ((uint64_t)p->buf[i].last + 2 > span)
+			span = (uint64_t)p->buf[i].last + 2; /* an end is at last + 1 */
+	}
+	if (span > 2 * (uint64_t)p->n + 64)
+		return 1;
+	delta = ab_alloc_large(span * sizeof(*delta));
+	if (!delta)
+		return -ENOMEM;
+	memset(delta, 0, span * sizeof(*delta));
+	for (size_t i = 0; i < p->n; i++) {
+		delta[p->buf[i].first] += (int64_t)p->buf[i].size;
+		delta[p->buf[i].last + 1] -= (int64_t)p->buf[i].size;
+	}
+	*best = 0;
+	for (uint64_t t = 0; t < span; t++) {
+		bytes += delta[t];
+		if ((uint64_t)bytes > *best) {
+			*best = (uint64_t)bytes;
+			if (at_step)
+				*at_step = (int32_t)t;
+		}
+	}
+	free(delta);
+	return 0;
+}
+
 uint64_t ab_lower_bound(const struct ab_problem *p, int32_t *at_step)
 {
 	struct ab_live_profile lp;
 	uint64_t best = 0;
+	int rc;
 
 	if (at_step)
 		*at_step = -1;
 	if (p->n_parts > 1 && p->part)
 		return parts_bound(p, at_step);
+	rc = lower_bound_dense(p, &best, at_step);
+	if (rc <= 0)
+		return rc ? 0 : best;
 	if (ab_live_profile(p, &lp))
 		return 0;
 	for (size_t k = 0; k < lp.n; k++) {

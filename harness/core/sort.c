@@ -123,3 +123,62 @@ int ab_order_first_use(const struct ab_problem *p, uint32_t *order)
 	free(key);
 	return rc;
 }
+
+/* The time sorted on: first or last use. */
+static inline int32_t time_of(const struct ab_buffer *b, bool by_last)
+{
+	return by_last ? b->last : b->first;
+}
+
+int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank)
+{
+	size_t n = p->n;
+	uint64_t span = 0;
+	uint32_t *count;
+	struct ab_key_index *a;
+
+	for (size_t i = 0; i < n; i++) {
+		int32_t t = time_of(&p->buf[i], by_last);
+
+		if (t < 0 || (uint64_t)t >= span) {
+			span = t < 0 ? UINT64_MAX : (uint64_t)t + 1;
+			if (span > 2 * (uint64_t)n + 64)
+				break;
+		}
+	}
+	if (span <= 2 * (uint64_t)n + 64) {
+		/* counting sort: each time's first place, then the buffers
+		 * in index order take the places of their time */
+		count = ab_alloc_large((span + 1) * sizeof(*count));
+		if (!count)
+			return -ENOMEM;
+		memset(count, 0, (span + 1) * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[time_of(&p->buf[i], by_last)]++;
+		for (uint64_t t = 0, sum = 0; t < span; t++) {
+			uint32_t c = count[t];
+
+			count[t] = (uint32_t)sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			rank[i] = count[time_of(&p->buf[i], by_last)]++;
+		free(count);
+		return 0;
+	}
+	a = ab_alloc_large((n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		a[i] = (struct ab_key_index){
+			(uint64_t)(int64_t)time_of(&p->buf[i], by_last) ^ (1ull << 63),
+			(uint32_t)i };
+	if (ab_sort_key_index(a, n)) {
+		free(a);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < n; j++)
+		rank[a[j].index] = (uint32_t)j;
+	free(a);
+	return 0;
+}

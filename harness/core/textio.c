@@ -93,18 +93,48 @@ int ab_read_file(const char *path, char **text, size_t *len,
 	return 0;
 }
 
+/* "00" .. "99": two digits a division */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Decimal digits of v >= 1: from its bit length (log10 2 ~ 1233 / 4096),
+ * one compare with a power of ten corrects the estimate. */
+static unsigned decimal_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+
+	return t + (v >= pow10[t]);
+}
+
 char *ab_put_u64(char *p, uint64_t v)
 {
-	char digits[20];
-	int k = 0;
+	/* v | 1 has v's digits: an even v + 1 is never a power of ten */
+	char *end = p + decimal_digits(v | 1), *d = end;
 
-	do {
-		digits[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (k)
-		*p++ = digits[--k];
-	return p;
+	while (v >= 100) {
+		const char *two = two_digits + 2 * (v % 100);
+
+		v /= 100;
+		*--d = two[1];
+		*--d = two[0];
+	}
+	if (v >= 10) {
+		d[-1] = two_digits[2 * v + 1];
+		d[-2] = two_digits[2 * v];
+	} else {
+		d[-1] = (char)('0' + v);
+	}
+	return end;
 }
 
 void ab_line_reader_init(struct ab_line_reader *lr, const char *text,

@@ -197,6 +197,7 @@ struct csv_cols {
 	int at[COL_COUNT];          /* field index of each column, or -1 */
 	uint8_t words[COL_COUNT];   /* which alias named it (col_aliases) */
 	int n;                      /* fields in the header */
+	uint8_t column[MAX_FIELDS]; /* the column of each field */
 };
 
 /* Reads the header (the first line not blank) into *cols. */
@@ -236,6 +237,7 @@ static int read_header(struct ab_line_reader *lr, const char *path,
 				       path, lr->line, f[cols->at[c]], f[i], col_names[c]);
 		cols->at[c] = i;
 		cols->words[c] = word;
+		cols->column[i] = (uint8_t)c;
 	}
 	for (int c = COL_ID; c <= COL_SIZE; c++)
 		if (cols->at[c] < 0)
@@ -246,6 +248,50 @@ static int read_header(struct ab_line_reader *lr, const char *path,
 	return 0;
 }
 
+/* The rules a row's values must meet, once its fields are integers >= 0
+ * (v[], by column): in this order, the first one broken. */
+enum row_rule {
+	ROW_OK,
+	ROW_END_BEFORE_START, /* an inclusive end before the start */
+	ROW_EMPTY_LIFETIME,   /* upper <= lower */
+	ROW_PAST_TIME_RANGE,  /* upper past INT32_MAX */
+	ROW_BAD_ALIGNMENT,    /* not a power of two up to 2^30 */
+	ROW_TOO_MANY,         /* INT32_MAX buffers already */
+	ROW_OFFSET_PAST_2_62, /* offset + size past 2^62 */
+};
+
+/* Checks row n's values by the column rules and makes an inclusive end
+ * exclusive (v[COL_UPPER]): the one place the rules live, for both row
+ * readers below. */
+static enum row_rule row_rule(int64_t v[COL_COUNT], const struct csv_cols *cols,
+			      size_t n)
+{
+	if (cols->words[COL_UPPER] == WORD_END) {
+		/* inclusive: the buffer lives from start through end */
+		if (v[COL_UPPER] < v[COL_LOWER])
+			return ROW_END_BEFORE_START;
+		if (v[COL_UPPER] < INT64_MAX)
+			v[COL_UPPER]++;
+	}
+	if (v[COL_UPPER] <= v[COL_LOWER])
+		return ROW_EMPTY_LIFETIME;
+	if (v[COL_UPPER] > INT32_MAX)
+		return ROW_PAST_TIME_RANGE;
+	if (cols->at[COL_ALIGN] >= 0 &&
+	    (v[COL_ALIGN] == 0 || (v[COL_ALIGN] & (v[COL_ALIGN] - 1)) ||
+	     v[COL_ALIGN] > (1 << 30)))
+		return ROW_BAD_ALIGNMENT;
+	if (n >= (size_t)INT32_MAX)
+		return ROW_TOO_MANY;
+	/* a fixed offset keeps the whole buffer below 2^62, so that no
+	 * end, arena or peak can pass 2^63 - 1 */
+	if (cols->at[COL_OFFSET] >= 0 &&
+	    ((uint64_t)v[COL_SIZE] > AB_MAX_PROBLEM_BYTES ||
+	     (uint64_t)v[COL_OFFSET] > AB_MAX_PROBLEM_BYTES - (uint64_t)v[COL_SIZE]))
+		return ROW_OFFSET_PAST_2_62;
+	return ROW_OK;
+}
+
 /* Row n's values (fields f, on line `line`) by the column rules: integers
  * >= 0, the id's text, a lifetime in the time range (an end made
  * exclusive), the alignment a power of two and offset + size below 2^62.
@@ -254,6 +300,8 @@ static int row_values(char **f, const struct csv_cols *cols, const char *path,
 		      int line, size_t n, int64_t v[COL_COUNT],
 		      uint8_t *numeric, struct ab_error *err)
 {
+	const char *id = f[cols->at[COL_ID]];
+	const char *lower_word = col_aliases[COL_LOWER][cols->words[COL_LOWER]];
 	int rc;
 
 	for (int c = 0; c < COL_COUNT; c++) {
@@ -273,50 +321,103 @@ static int row_values(char **f, const struct csv_cols *cols, const char *path,
 				     path, line, cn, v[c]);
 	}
 	/* Ids are names in minimalloc (e.g. "b1"); keep the text. */
-	if (!*f[cols->at[COL_ID]] || strlen(f[cols->at[COL_ID]]) > 256 ||
-	    strpbrk(f[cols->at[COL_ID]], "\""))
+	if (!*id || strlen(id) > 256 || strpbrk(id, "\""))
 		return ab_fail(err, -EINVAL, "%s:%d: column 'id': expected a name or number of 1 to 256 characters without quotes, got '%s'",
-			       path, line, f[cols->at[COL_ID]]);
+			       path, line, id);
 	*numeric = 0;
-	if (parse_i64(f[cols->at[COL_ID]], &v[COL_ID]) || v[COL_ID] < 0)
+	if (parse_i64(id, &v[COL_ID]) || v[COL_ID] < 0)
 		v[COL_ID] = (int64_t)n;
 	else
-		*numeric = canonical_number(f[cols->at[COL_ID]]);
-	if (cols->words[COL_UPPER] == WORD_END) {
-		/* inclusive: the buffer lives from start through end */
-		if (v[COL_UPPER] < v[COL_LOWER])
-			return ab_fail(err, -EINVAL, "%s:%d: buffer %s: end %" PRId64 " is before %s %" PRId64 " (an end is inclusive, as minimalloc reads it: the buffer lives from %s through end)",
-				     path, line, f[cols->at[COL_ID]], v[COL_UPPER],
-				     col_aliases[COL_LOWER][cols->words[COL_LOWER]], v[COL_LOWER],
-				     col_aliases[COL_LOWER][cols->words[COL_LOWER]]);
-		if (v[COL_UPPER] < INT64_MAX)
-			v[COL_UPPER]++;
-	}
-	if (v[COL_UPPER] <= v[COL_LOWER])
+		*numeric = canonical_number(id);
+	switch (row_rule(v, cols, n)) {
+	case ROW_OK:
+		return 0;
+	case ROW_END_BEFORE_START:
+		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: end %" PRId64 " is before %s %" PRId64 " (an end is inclusive, as minimalloc reads it: the buffer lives from %s through end)",
+			       path, line, id, v[COL_UPPER], lower_word, v[COL_LOWER],
+			       lower_word);
+	case ROW_EMPTY_LIFETIME:
 		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: upper %" PRId64 " must be greater than %s %" PRId64 " (lifetimes are half-open [%s, upper))",
-			       path, line, f[cols->at[COL_ID]], v[COL_UPPER],
-			       col_aliases[COL_LOWER][cols->words[COL_LOWER]], v[COL_LOWER],
-			       col_aliases[COL_LOWER][cols->words[COL_LOWER]]);
-	if (v[COL_UPPER] > INT32_MAX)
+			       path, line, id, v[COL_UPPER], lower_word, v[COL_LOWER],
+			       lower_word);
+	case ROW_PAST_TIME_RANGE:
 		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: %s %s exceeds the supported time range (at most %d as an upper, %d as an end)",
-			       path, line, f[cols->at[COL_ID]], col_aliases[COL_UPPER][cols->words[COL_UPPER]],
+			       path, line, id, col_aliases[COL_UPPER][cols->words[COL_UPPER]],
 			       f[cols->at[COL_UPPER]], INT32_MAX, INT32_MAX - 1);
-	if (cols->at[COL_ALIGN] >= 0 &&
-	    (v[COL_ALIGN] == 0 || (v[COL_ALIGN] & (v[COL_ALIGN] - 1)) ||
-	     v[COL_ALIGN] > (1 << 30)))
+	case ROW_BAD_ALIGNMENT:
 		return ab_fail(err, -EINVAL, "%s:%d: buffer %s: alignment %" PRId64 " must be a power of two up to 2^30",
-			       path, line, f[cols->at[COL_ID]], v[COL_ALIGN]);
-	if (n >= (size_t)INT32_MAX)
+			       path, line, id, v[COL_ALIGN]);
+	case ROW_TOO_MANY:
 		return ab_fail(err, -E2BIG, "%s:%d: too many buffers", path, line);
-	/* a fixed offset keeps the whole buffer below 2^62, so that no
-	 * end, arena or peak can pass 2^63 - 1 */
-	if (cols->at[COL_OFFSET] >= 0 &&
-	    ((uint64_t)v[COL_SIZE] > AB_MAX_PROBLEM_BYTES ||
-	     (uint64_t)v[COL_OFFSET] > AB_MAX_PROBLEM_BYTES - (uint64_t)v[COL_SIZE]))
+	case ROW_OFFSET_PAST_2_62:
 		return ab_fail(err, -EOVERFLOW, "%s:%d: buffer %s: column 'offset': offset %" PRId64 " + size %" PRId64 " is past 2^62 bytes (expected offset + size at most %llu, so that no byte count overflows 64 bits)",
-			       path, line, f[cols->at[COL_ID]], v[COL_OFFSET], v[COL_SIZE],
+			       path, line, id, v[COL_OFFSET], v[COL_SIZE],
 			       (unsigned long long)AB_MAX_PROBLEM_BYTES);
-	return 0;
+	}
+	return ab_fail(err, -EINVAL, "%s:%d: unreadable row", path, line);
+}
+
+/*
+ * The common row read without copying its line: every field is plain
+ * digits (at most 18, so no overflow) but the id, which is 1 to 256
+ * letters, digits or '_', the fields as many as the header's, no space
+ * anywhere, the line ending in "\n", "\r\n" or the text's end; and the
+ * rules hold (row_rule).  Then it reads the row as row_values would and
+ * returns true, *pos past the line; else false, nothing read, and the
+ * line goes to split_fields and row_values, which take every form the
+ * rules allow and word every message.  Not used with a name column.
+ */
+static bool plain_row(const char *text, size_t len, size_t *pos,
+		      const struct csv_cols *cols, size_t n,
+		      int64_t v[COL_COUNT], const char **id, size_t *id_len,
+		      uint8_t *numeric)
+{
+	const char *q = text + *pos, *end = text + len;
+
+	for (int fi = 0; fi < cols->n; fi++) {
+		const char *start = q;
+		bool is_id = cols->column[fi] == COL_ID, digits = true;
+		uint64_t x = 0;
+		size_t width;
+
+		for (; q < end && *q != ',' && *q != '\n' && *q != '\r'; q++) {
+			unsigned d = (unsigned)(*q - '0');
+
+			if (d <= 9)
+				x = x * 10 + d;
+			else if (is_id && ((*q >= 'a' && *q <= 'z') ||
+					   (*q >= 'A' && *q <= 'Z') || *q == '_'))
+				digits = false;
+			else
+				return false;
+		}
+		width = (size_t)(q - start);
+		/* at most 18 digits: a number that fits, as parse_i64 reads it */
+		if (width == 0 || width > (is_id ? 256 : 18) || (digits && width > 18))
+			return false;
+		if (fi + 1 < cols->n) {
+			if (q == end || *q != ',')
+				return false;
+			q++;
+		}
+		if (is_id) {
+			*id = start;
+			*id_len = width;
+			/* as row_values reads it: a number's value, else the row */
+			v[COL_ID] = digits ? (int64_t)x : (int64_t)n;
+			*numeric = digits && (start[0] != '0' || width == 1);
+		} else {
+			v[cols->column[fi]] = (int64_t)x;
+		}
+	}
+	if (q < end && *q == '\r')
+		q++;
+	if (q < end && *q != '\n')
+		return false;
+	if (row_rule(v, cols, n) != ROW_OK)
+		return false;
+	*pos = (size_t)(q - text) + (q < end);
+	return true;
 }
 
 /* The problem's arrays (and *numeric, *row_line per row), sized once for
@@ -367,6 +468,39 @@ static int repeated_id(const struct ab_problem *p, const uint8_t *numeric,
 		       p->label[repeat], row_line[first]);
 }
 
+/* Row n's values into the problem, its id's text after label_end;
+ * returns the end of the labels. */
+static char *put_row(struct ab_problem *out, size_t n, const int64_t v[COL_COUNT],
+		     const struct csv_cols *cols, const char *id, size_t id_len,
+		     char *label_end)
+{
+	out->buf[n].first = (int32_t)v[COL_LOWER];
+	out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
+	out->buf[n].size = (uint64_t)v[COL_SIZE];
+	out->buf[n].align = cols->at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
+	out->id[n] = v[COL_ID];
+	if (cols->at[COL_OFFSET] >= 0)
+		out->fixed_offset[n] = v[COL_OFFSET];
+	out->label[n] = memcpy(label_end, id, id_len);
+	label_end[id_len] = 0;
+	return label_end + id_len + 1;
+}
+
+/* Ids that are all canonical numbers are their values' text: the plan
+ * writer and the messages print the values (p->id) when there are no
+ * labels, so the labels go (15 MB at 10^6 rows).  A name column keeps
+ * them (its messages name "id LABEL 'NAME'"). */
+static void drop_number_labels(struct ab_problem *out, const uint8_t *numeric,
+			       const struct csv_cols *cols)
+{
+	if (cols->at[COL_NAME] >= 0 || memchr(numeric, 0, out->n))
+		return;
+	free(out->label);
+	free(out->label_text);
+	out->label = NULL;
+	out->label_text = NULL;
+}
+
 int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			 struct ab_problem *out, struct ab_error *err)
 {
@@ -392,36 +526,38 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 	if (alloc_rows(text, len, lr.pos, &cols, out, &numeric, &row_line))
 		goto fail_oom;
 	label_end = out->label_text;
-	/* Rows. */
-	while ((rc = ab_line_reader_next(&lr, &line)) > 0) {
+	/* Rows: a plain one read in place (plain_row), else split. */
+	for (;;) {
 		int64_t v[COL_COUNT] = { 0 };
+		const char *id = NULL;
+		size_t id_len = 0;
 		int nf;
 
-		if (line[strspn(line, " \t")] == 0)
-			continue;
-		nf = split_fields(line, f, MAX_FIELDS);
-		if (nf != cols.n) {
-			rc = ab_fail(err, -EINVAL, "%s:%d: expected %d fields like the header, got %d",
-				     path, lr.line, cols.n, nf);
-			goto fail;
+		if (cols.at[COL_NAME] < 0 && lr.pos < len &&
+		    plain_row(text, len, &lr.pos, &cols, n, v, &id, &id_len,
+			      &numeric[n])) {
+			lr.line++;
+		} else {
+			rc = ab_line_reader_next(&lr, &line);
+			if (rc <= 0)
+				break;
+			if (line[strspn(line, " \t")] == 0)
+				continue;
+			nf = split_fields(line, f, MAX_FIELDS);
+			if (nf != cols.n) {
+				rc = ab_fail(err, -EINVAL, "%s:%d: expected %d fields like the header, got %d",
+					     path, lr.line, cols.n, nf);
+				goto fail;
+			}
+			memset(v, 0, sizeof(v));
+			rc = row_values(f, &cols, path, lr.line, n, v, &numeric[n], err);
+			if (rc)
+				goto fail;
+			id = f[cols.at[COL_ID]];
+			id_len = strlen(id);
 		}
-		rc = row_values(f, &cols, path, lr.line, n, v, &numeric[n], err);
-		if (rc)
-			goto fail;
 		row_line[n] = lr.line;
-		out->buf[n].first = (int32_t)v[COL_LOWER];
-		out->buf[n].last = (int32_t)(v[COL_UPPER] - 1);
-		out->buf[n].size = (uint64_t)v[COL_SIZE];
-		out->buf[n].align = cols.at[COL_ALIGN] >= 0 ? (uint32_t)v[COL_ALIGN] : 1;
-		out->id[n] = v[COL_ID];
-		if (cols.at[COL_OFFSET] >= 0)
-			out->fixed_offset[n] = v[COL_OFFSET];
-		{
-			size_t idlen = strlen(f[cols.at[COL_ID]]) + 1;
-
-			out->label[n] = memcpy(label_end, f[cols.at[COL_ID]], idlen);
-			label_end += idlen;
-		}
+		label_end = put_row(out, n, v, &cols, id, id_len, label_end);
 		if (cols.at[COL_NAME] >= 0)
 			out->csv_name[n] = NULL;
 		out->n = n + 1; /* owned from here, freed on failure */
@@ -471,6 +607,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 			     path, row_line[i], out->label[i], out->buf[i].size);
 		goto fail;
 	}
+	drop_number_labels(out, numeric, &cols);
 	free(numeric);
 	free(row_line);
 	ab_line_reader_free(&lr);
@@ -539,11 +676,39 @@ static char *put_i64(char *p, int64_t v)
 	return ab_put_u64(p, (uint64_t)v);
 }
 
+/* Rows are formatted into one block and written a block at a time. */
+struct out_block {
+	FILE *f;
+	size_t n;
+	char text[1 << 16];
+};
+
+static void block_flush(struct out_block *b)
+{
+	if (b->n)
+		fwrite(b->text, 1, b->n, b->f);
+	b->n = 0;
+}
+
+static void block_put(struct out_block *b, const char *s, size_t len)
+{
+	if (sizeof(b->text) - b->n < len) {
+		block_flush(b);
+		if (len > sizeof(b->text)) {
+			fwrite(s, 1, len, b->f);
+			return;
+		}
+	}
+	memcpy(b->text + b->n, s, len);
+	b->n += len;
+}
+
 int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		      const struct ab_plan *plan)
 {
 	const uint8_t *w = p->csv_words;
 	bool aligned = false, end = w[COL_UPPER] == WORD_END;
+	struct out_block *blk = malloc(sizeof(*blk));
 
 	for (size_t i = 0; i < p->n; i++)
 		aligned |= p->buf[i].align > 1;
@@ -558,13 +723,21 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 	if (p->csv_name)
 		fputs(",name", f);
 	fputc('\n', f);
+	if (!blk)
+		return -ENOMEM;
+	blk->f = f;
+	blk->n = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		/* the numbers: 7 fields of at most 20 digits and a sign each */
-		char row[7 * 22], *q = row;
+		/* room for the numbers: 7 fields of at most 20 digits, a sign
+		 * and a comma each, and the newline */
+		char *q;
 
 		if (p->label)
-			fputs(p->label[i], f);
-		else
+			block_put(blk, p->label[i], strlen(p->label[i]));
+		if (sizeof(blk->text) - blk->n < 7 * 22 + 1)
+			block_flush(blk);
+		q = blk->text + blk->n;
+		if (!p->label)
 			q = put_i64(q, p->id[i]);
 		*q++ = ',';
 		q = put_i64(q, p->buf[i].first);
@@ -584,13 +757,17 @@ int ab_plan_write_csv(FILE *f, const struct ab_problem *p,
 		}
 		if (p->csv_name) {
 			*q++ = ',';
-			fwrite(row, 1, (size_t)(q - row), f);
-			q = row;
+			blk->n = (size_t)(q - blk->text);
 			if (p->csv_name[i])
-				fputs(p->csv_name[i], f);
+				block_put(blk, p->csv_name[i], strlen(p->csv_name[i]));
+			if (sizeof(blk->text) - blk->n < 1)
+				block_flush(blk);
+			q = blk->text + blk->n;
 		}
 		*q++ = '\n';
-		fwrite(row, 1, (size_t)(q - row), f);
+		blk->n = (size_t)(q - blk->text);
 	}
+	block_flush(blk);
+	free(blk);
 	return ferror(f) ? -EIO : 0;
 }

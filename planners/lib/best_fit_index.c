@@ -388,7 +388,9 @@ int ff_place_xla_batches(struct run *rn, const struct ab_problem *p,
 				rc = xla_put(&xb, ix, r, i, k, j,
 					     xla_choice(&pk, size, h), size,
 					     offsets, top);
-			if (stop_above && *top > stop_above)
+			if (!rc && ab_above_cutoff(o, *top))
+				rc = AB_ABOVE_CUTOFF;
+			if (!rc && stop_above && *top > stop_above)
 				goto out; /* the final heap is above it too */
 		}
 	}

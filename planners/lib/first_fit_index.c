@@ -11,20 +11,14 @@
 /* ---------------------------------------------------------- gap lists */
 
 
-static int list_insert(struct pool *pl, struct list *l, const struct entry *e)
+/* Each list was given room for every buffer of the schedule starting in
+ * its gap (ff_run_init), so it never grows. */
+static int list_insert(struct list *l, const struct entry *e)
 {
 	uint32_t lo = 0, hi = l->n;
 
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 8;
-		void *q = pw_block_resize(pl, l->e, l->cap * sizeof(*l->e),
-					  cap * sizeof(*l->e));
-
-		if (!q)
-			return -ENOMEM;
-		l->e = q;
-		l->cap = cap;
-	}
+	if (l->n == l->cap)
+		return -EPROTO; /* cannot happen: see ff_run_init */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -51,23 +45,91 @@ void ff_ranks_free(struct ranks *r)
 	free(r->last);
 }
 
-/* One sort of the 2m end points.  The overlapping pairs come from the
- * same pass: at a group of equal steps, each of its s starts overlaps the
- * buffers already live and the other starts of the group, then the
- * group's ends leave (lifetimes are closed). */
+/* The group of equal steps with `starts` starts and `ends` ends: each
+ * start overlaps the buffers already live and the other starts of the
+ * group, then the group's ends leave (lifetimes are closed). */
+static void count_group(struct ranks *r, uint64_t *live, uint64_t starts,
+			uint64_t ends)
+{
+	r->pairs += starts * *live + starts * (starts - 1) / 2;
+	*live += starts;
+	*live -= ends;
+}
+
+/* Steps spanning at most this many times the buffers are ranked by
+ * counting over the span instead of sorting the end points. */
+#define DENSE_SPAN 4
+
+/* The ranks by counting: one pass over the span [lo, hi] of steps. */
+static int rank_dense(const struct ab_problem *p, const uint32_t *order,
+		      size_t m, int64_t lo, int64_t hi, struct ranks *r)
+{
+	size_t span = (size_t)(hi - lo) + 1;
+	uint32_t *starts = calloc(span, sizeof(*starts));
+	uint32_t *ends = calloc(span, sizeof(*ends));
+	uint64_t live = 0;
+	size_t distinct = 0;
+
+	if (!starts || !ends) {
+		free(starts);
+		free(ends);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < m; j++) {
+		const struct ab_buffer *b = &p->buf[ff_any_order(order, m, p->n, j)];
+
+		starts[b->first - lo]++;
+		ends[b->last - lo]++;
+	}
+	for (size_t t = 0; t < span; t++) {
+		if (!starts[t] && !ends[t])
+			continue;
+		count_group(r, &live, starts[t], ends[t]);
+		starts[t] = (uint32_t)distinct++; /* now the step's rank */
+	}
+	for (size_t j = 0; j < m; j++) {
+		uint32_t i = ff_any_order(order, m, p->n, j);
+
+		r->first[i] = (int32_t)starts[p->buf[i].first - lo];
+		r->last[i] = (int32_t)starts[p->buf[i].last - lo];
+	}
+	r->steps = distinct;
+	free(starts);
+	free(ends);
+	return 0;
+}
+
+/* One sort of the 2m end points, or counting when the steps are dense;
+ * the overlapping pairs come from the same pass (count_group). */
 int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 			  size_t m, struct ranks *r)
 {
-	struct ab_key_index *ki = ab_alloc_large((2 * m + 1) * sizeof(*ki));
+	struct ab_key_index *ki = NULL;
 	uint64_t live = 0;
 	size_t distinct = 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	r->n = p->n;
 	r->first = ab_alloc_large((p->n + 1) * sizeof(*r->first));
 	r->last = ab_alloc_large((p->n + 1) * sizeof(*r->last));
-	if (!ki || !r->first || !r->last)
+	if (!r->first || !r->last)
+		goto out;
+	for (size_t j = 0; j < m; j++) {
+		const struct ab_buffer *b = &p->buf[ff_any_order(order, m, p->n, j)];
+
+		lo = b->first < lo ? b->first : lo;
+		hi = b->last > hi ? b->last : hi;
+	}
+	if (m && (uint64_t)(hi - lo) < DENSE_SPAN * (uint64_t)m) {
+		rc = rank_dense(p, order, m, lo, hi, r);
+		if (rc)
+			goto out;
+		goto lengths;
+	}
+	ki = ab_alloc_large((2 * m + 1) * sizeof(*ki));
+	if (!ki)
 		goto out;
 	for (size_t j = 0; j < m; j++) {
 		uint32_t i = ff_any_order(order, m, p->n, j);
@@ -96,13 +158,12 @@ int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 				starts++;
 			}
 		}
-		r->pairs += starts * live + starts * (starts - 1) / 2;
-		live += starts;
-		live -= ends;
+		count_group(r, &live, starts, ends);
 		distinct++;
 		q = g;
 	}
 	r->steps = distinct;
+lengths:
 	for (size_t j = 0; j < m; j++) {
 		uint32_t i = ff_any_order(order, m, p->n, j);
 		int64_t len = r->last[i] - r->first[i];
@@ -313,76 +374,154 @@ out:
 
 static void index_free(struct index *ix)
 {
-	pw_pool_free(&ix->pool); /* the functions' arrays and the lists too */
+	pw_pool_free(&ix->pool); /* the functions' arrays too */
+	free(ix->entries);
 	free(ix->fun);
 	free(ix->list);
 	free(ix->last_query);
 }
 
-/* The walk: the gap list in offset order (first fit's scan) merged with
- * the blocked stretches of H_T, in doubled addresses; the lowest fit at
- * or above `from`. */
+/*
+ * The gap list's entries live at some step of [a, b] (first <= b and
+ * last >= a), in offset order, for a walk whose position y only rises.
+ * Read a block at a time, each block compacted first without a branch (an
+ * entry is written, and kept when live): live and dead entries alternate
+ * at random, and a branch on each would be mispredicted about half the
+ * time.  Entries starting more than the list's longest below y end by y,
+ * so a block is compacted from past them (a gallop, then a bisection).
+ */
+#define LIVE_BLOCK 16
+
+struct live {
+	const struct entry *e;
+	uint32_t n, j;  /* entries, next to compact */
+	uint32_t k, m;  /* next of the block, block length */
+	int32_t a, b;
+	uint64_t longest;
+	uint64_t scanned;
+	uint64_t lo[LIVE_BLOCK], hi[LIVE_BLOCK];
+};
+
+/* The first j' >= j with e[j'].lo + longest > y (the list is by lo). */
+static uint32_t skip_ended(const struct entry *e, uint32_t n, uint32_t j,
+			   uint64_t longest, uint64_t y)
+{
+	uint32_t lo = j + 1, hi, step = 1;
+
+	if (j >= n || e[j].lo + longest > y)
+		return j;
+	/* gallop from j (the walk mostly moves a little), then bisect */
+	while (lo + step < n && e[lo + step - 1].lo + longest <= y) {
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step < n ? lo + step : n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].lo + longest <= y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The next live entry [*s, *e) with *e > y; false when there is none. */
+static inline bool next_live(struct live *lv, uint64_t y, uint64_t *s,
+			     uint64_t *e)
+{
+	for (;;) {
+		for (uint32_t k = lv->k, m = lv->m; k < m; k++)
+			if (lv->hi[k] > y) {
+				*e = lv->hi[k];
+				*s = lv->lo[k];
+				lv->k = k + 1;
+				return true;
+			}
+		lv->k = lv->m;
+		lv->j = skip_ended(lv->e, lv->n, lv->j, lv->longest, y);
+		if (lv->j == lv->n)
+			return false;
+		{
+			/* in locals: the stores into lo[] and hi[] could alias
+			 * the struct's fields, which would be read again */
+			uint32_t j = lv->j, m = 0;
+			uint32_t stop = lv->n - j < LIVE_BLOCK ? lv->n : j + LIVE_BLOCK;
+			int32_t a = lv->a, b = lv->b;
+			const struct entry *en = lv->e;
+
+			lv->scanned += stop - j;
+			for (; j < stop; j++) {
+				lv->lo[m] = en[j].lo;
+				lv->hi[m] = en[j].hi;
+				m += (en[j].first <= b) & (en[j].last >= a);
+			}
+			lv->j = j;
+			lv->k = 0;
+			lv->m = m;
+		}
+	}
+}
+
+/* The walk, in doubled addresses: the conflicts' union is H_T's blocked
+ * runs at threshold a and the live list entries; both streams come in
+ * order of start, and are merged as ab_fit_first scans hits by offset (a
+ * piece starting at or past the window's end leaves the window free; one
+ * ending inside or past its start moves the window past it).  The lowest
+ * fit at or above `from`. */
 uint64_t ff_first_fit(struct index *ix, int32_t a, int32_t b,
-			  uint64_t size, uint64_t align, uint64_t from)
+		      uint64_t size, uint64_t align, uint64_t from)
 {
 	size_t c = (size_t)b >> ix->shift;
 	const struct fun *f = &ix->fun[c];
 	const struct list *l = &ix->list[c];
 	uint64_t cand = ab_align_up(from, align);
-	uint32_t j = 0;
-	struct at at = { 0, 0 };
+	uint64_t hs = UINT64_MAX, he = 0; /* H_T's next run */
+	uint64_t ls = UINT64_MAX, le = 0; /* the next live entry */
+	struct pw_runs h;
+	struct live lv;
 
 	if (!size)
 		return cand;
+	pw_runs_init(&h, &ix->pool, f, a);
+	lv.e = l->e;
+	lv.n = l->n;
+	lv.j = lv.k = lv.m = 0;
+	lv.a = a;
+	lv.b = b;
+	lv.longest = l->longest;
+	lv.scanned = 0;
+	if (f->n && !pw_next_run(&h, 2 * cand + 1, &hs, &he))
+		hs = UINT64_MAX;
+	if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+		ls = UINT64_MAX;
 	for (;;) {
-		uint64_t y;
+		uint64_t s, e;
 
-		while (j < l->n) {
-			const struct entry *e = &l->e[j];
-
-			ix->st.list_scanned++;
-			if (e->first > b || e->last < a || e->hi <= 2 * cand + 1) {
-				j++;
-				continue;
-			}
-			if (2 * cand + 2 * size <= e->lo)
-				break;
-			cand = ab_align_up(e->hi >> 1, align);
-			j++;
+		if (ls < hs) {
+			s = ls;
+			e = le;
+		} else if (hs != UINT64_MAX) {
+			s = hs;
+			e = he;
+		} else {
+			break;
 		}
-		if (!f->n)
-			return cand;
-		pw_seek(&ix->pool, f, &at, 2 * cand + 1);
-		y = pw_next_blocked(&ix->pool, f, &at, 2 * cand + 1,
-				 2 * cand + 2 * size, a);
-		if (y == UINT64_MAX)
-			return cand;
-		ix->st.walk_steps++;
-		cand = ab_align_up(pw_next_free(&ix->pool, f, &at, a) >> 1, align);
-		/* entries starting more than `longest` below the window cannot
-		 * reach it: skip them, galloping from j (the walk mostly moves a
-		 * little), then by bisection */
-		if (j < l->n && 2 * cand + 1 > l->longest &&
-		    l->e[j].lo + l->longest <= 2 * cand + 1) {
-			uint32_t lo = j + 1, hi, step = 1;
-
-			while (lo + step < l->n &&
-			       l->e[lo + step - 1].lo + l->longest <= 2 * cand + 1) {
-				lo += step;
-				step *= 2;
-			}
-			hi = lo + step < l->n ? lo + step : l->n;
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-
-				if (l->e[mid].lo + l->longest <= 2 * cand + 1)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			j = lo;
+		if (2 * cand + 2 * size <= s)
+			break;
+		if (e > 2 * cand + 1)
+			cand = ab_align_up(e >> 1, align);
+		if (ls < hs) {
+			if (!next_live(&lv, 2 * cand + 1, &ls, &le))
+				ls = UINT64_MAX;
+		} else if (!pw_next_run(&h, 2 * cand + 1, &hs, &he)) {
+			hs = UINT64_MAX;
 		}
 	}
+	ix->st.walk_steps += h.runs;
+	ix->st.list_scanned += lv.scanned;
+	return cand;
 }
 
 int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
@@ -415,7 +554,7 @@ int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 		size_t c = (size_t)first >> ix->shift;
 		struct entry e = { lo, hi, (int32_t)first, (int32_t)last };
 
-		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->pool, &ix->list[c], &e)))
+		if (ix->last_query[c] > pos + 1 && (rc = list_insert(&ix->list[c], &e)))
 			return rc;
 	}
 	return 0;
@@ -468,6 +607,28 @@ int ff_run_init(struct run *rn, const struct ranks *r,
 	}
 	for (size_t j = 0; j < m; j++)
 		ix->last_query[(size_t)rn->sl[j] >> ix->shift] = (uint32_t)(j + 1);
+	/* the lists in one array, each with room for every buffer starting
+	 * in its gap: grown one by one, they doubled about six times each and
+	 * left their old blocks behind (about 100 MB of fresh memory at 10^6
+	 * buffers, against 24 MB here) */
+	{
+		size_t total = 0;
+		uint32_t w1 = (1u << ix->shift) - 1;
+
+		for (size_t j = 0; j < m; j++)
+			if (rn->sf[j] & w1)
+				ix->list[(size_t)rn->sf[j] >> ix->shift].cap++;
+		for (size_t c = 0; c < ix->checkpoints; c++)
+			total += ix->list[c].cap;
+		ix->entries = ab_alloc_large((total ? total : 1) * sizeof(*ix->entries));
+		if (!ix->entries)
+			return -ENOMEM;
+		total = 0;
+		for (size_t c = 0; c < ix->checkpoints; c++) {
+			ix->list[c].e = ix->entries + total;
+			total += ix->list[c].cap;
+		}
+	}
 	ix->st.spacing = 1u << ix->shift;
 	ix->st.batch = batch > 1 ? (uint32_t)batch : 1;
 	ix->st.threads = 1;

@@ -14,9 +14,12 @@
  * offset.  A buffer [a, b] asks the checkpoint T = b rounded down to w:
  * the conflicts starting by T are exactly the addresses where H_T >= a,
  * the others start in (T, b] and are in the gap's short list.  First fit
- * walks up from 0 over the blocked stretches of H_T (a threshold on a
+ * merges two streams of blocked ranges sorted by start, as ab_fit_first
+ * scans hits by offset: H_T's blocked runs at threshold a (a
  * piecewise-constant function kept in chunks with min/max summaries, so
- * whole blocked or free chunks are stepped over) merged with the list.
+ * whole blocked or free chunks are stepped over, and a chunk that
+ * straddles a is read once as a 64-bit mask of its blocked pieces) and the
+ * list's live entries (compacted a block at a time without a branch).
  * Every point skipped is covered by a conflict, every answer is checked
  * against both, so the offsets are those of listing (identical, pinned by
  * tests/test_mechanics.c against the O(n^2) oracle).
@@ -24,9 +27,11 @@
  * Costs, with R the longest lifetime and J the walk's steps (the gaps of
  * the conflicts' union narrower than the buffer, below its answer): placing
  * a buffer of lifetime len paints (len + R) / w + 1 functions, O(log n +
- * chunk) each; a query is O((J + 1) (log n + chunk)) plus the gap list
- * (< w starts).  J is measured, not bounded: on the sweep it follows the
- * union's narrow gaps (docs/scaling.md).  Lifetimes are ranked first, so
+ * chunk) each; a query is O(J + chunks read + chunk x straddling chunks
+ * read) plus the gap list's entries up to the answer (< w starts).  J is
+ * measured, not bounded: on the sweep it follows the
+ * union's narrow gaps (docs/scaling.md).  Lifetimes are ranked first (by
+ * counting over the steps when they are dense, else by a sort), so
  * sparse step numbers cost nothing.  Zero-size buffers are exact too:
  * addresses are doubled, a buffer of size s at x covers [2x, 2x + 2s)
  * (a point [2x, 2x + 1) when s = 0) and a window is [2x + 1, 2x + 2s).

@@ -41,6 +41,7 @@ struct index {
 	uint32_t *last_query;  /* by checkpoint: 1 + last order position asking */
 	struct fun *fun;       /* H_T by checkpoint */
 	struct list *list;     /* buffers starting in (T, T + w), by checkpoint */
+	struct entry *entries; /* the lists' room, one array */
 	struct pool pool;
 	struct ab_first_fit_stats st;
 };

@@ -154,6 +154,8 @@ static void *side_main(void *arg)
 		if (x + size > sd->top)
 			sd->top = x + size;
 		rc = ff_place(&rn->ix, rn->sf[j], rn->sl[j], j, x, size);
+		if (!rc && ab_above_cutoff(sd->o, sd->top))
+			rc = AB_ABOVE_CUTOFF;
 	}
 	if (rc && mt)
 		atomic_store(&mt->failed, 1);

@@ -46,6 +46,7 @@ struct chunk {
 
 struct dyn {
 	uint64_t align, max_chunk;
+	uint64_t total; /* the chunks' max_size summed: the peak so far */
 	struct chunk c[AB_GGML_MAX_CHUNKS];
 	int n_chunks;
 };
@@ -152,8 +153,10 @@ static int dyn_alloc(struct dyn *d, uint64_t size, int *chunk, uint64_t *off)
 	} else {
 		remove_block(ch, blk.a, blk.b);
 	}
-	if (*off + size > ch->max_size)
+	if (*off + size > ch->max_size) {
+		d->total += *off + size - ch->max_size;
 		ch->max_size = *off + size;
+	}
 	return 0;
 }
 
@@ -222,6 +225,8 @@ int ab_ggml_gallocr_plan(const struct ab_problem *p,
 		if (ev[k].kind == AB_REPLAY_ALLOC) {
 			rc = dyn_alloc(&d, size, &c, &out->offset[i]);
 			out->arena[i] = (uint16_t)c;
+			if (!rc && ab_above_cutoff(o, d.total))
+				rc = AB_ABOVE_CUTOFF;
 		} else {
 			rc = dyn_free(&d, out->arena[i], out->offset[i], size);
 		}

@@ -175,6 +175,8 @@ int ab_ort_mem_pattern(const struct ab_problem *p,
 		rc = trace_alloc(&pt, u, size);
 		if (pt.off[u] + size > top)
 			top = pt.off[u] + size;
+		if (!rc && ab_above_cutoff(o, top))
+			rc = AB_ABOVE_CUTOFF;
 	}
 	if (rc)
 		goto out;

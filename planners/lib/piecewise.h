@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define CHUNK 64         /* pieces per chunk of a function */
 #define UNCOVERED INT32_MIN
 
@@ -43,7 +47,7 @@ struct at {
 #define SLAB_BITS 12 /* chunks are allocated 4096 at a time, never moved */
 #define SLAB (1u << SLAB_BITS)
 
-/* Small blocks (a function's arrays, first_fit_index.c's gap lists): 64 B
+/* Small blocks (a function's arrays): 64 B
  * times a power of two, carved from regions of REGION bytes on huge pages
  * and recycled by size class, so that the index's many small arrays sit
  * together instead of about the whole heap. */
@@ -107,34 +111,6 @@ static inline struct at pw_locate(const struct pool *pl, const struct fun *f, ui
 	return at;
 }
 
-/* Moves *at forward to the piece holding y (y at or after *at's piece). */
-static inline void pw_seek(const struct pool *pl, const struct fun *f, struct at *at,
-		 uint64_t y)
-{
-	const struct chunk *c;
-
-	if (at->r + 1 < f->n && f->start[at->r + 1] <= y) {
-		uint32_t step = 1, lo = at->r + 1, hi;
-
-		/* gallop, then bisect: the walk mostly moves a little */
-		while (lo + step < f->n && f->start[lo + step] <= y) {
-			lo += step;
-			step *= 2;
-		}
-		hi = lo + step < f->n ? lo + step : f->n;
-		at->r = pw_last_le(f->start, lo, hi, y);
-		at->k = 0;
-	}
-	c = pw_chunk_of(pl, f, at->r);
-	/* the walk mostly lands in the same piece or the next few */
-	for (int step = 0; step < 4; step++) {
-		if (at->k + 1 >= c->n || c->start[at->k + 1] > y)
-			return;
-		at->k++;
-	}
-	at->k = pw_last_le(c->start, at->k, c->n, y);
-}
-
 /* Start of the piece after *at, or UINT64_MAX. */
 static inline uint64_t pw_next_start(const struct pool *pl, const struct fun *f,
 			   const struct at *at)
@@ -154,70 +130,166 @@ static inline void pw_advance(const struct pool *pl, const struct fun *f, struct
 	}
 }
 
-/* Moves *at to the first piece at or after it with value >= a whose start
- * is below limit and returns the blocked address (*at's own piece counts
- * from y); UINT64_MAX when there is none below limit. */
-static inline uint64_t pw_next_blocked(const struct pool *pl, const struct fun *f,
-			     struct at *at, uint64_t y, uint64_t limit,
-			     int32_t a)
+/* The pieces of c with value >= a, bit k = piece k (bits from c->n on
+ * clear).  Four values a step where SSE2 is there (every x86-64). */
+static inline uint64_t pw_blocked_mask(const struct chunk *c, int32_t a)
 {
-	const struct chunk *c = pw_chunk_of(pl, f, at->r);
+	uint64_t m = 0;
+	uint32_t k = 0;
 
-	if (c->val[at->k] >= a)
-		return y;
-	for (uint32_t k = at->k + 1; k < c->n; k++) {
-		if (c->start[k] >= limit)
-			return UINT64_MAX;
-		if (c->val[k] >= a) {
-			at->k = k;
-			return c->start[k];
-		}
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi32(a);
+
+	for (; k + 4 <= c->n; k += 4) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(c->val + k));
+		/* val >= a is !(a > val): no overflow at a = INT32_MIN */
+		uint64_t below = (uint64_t)_mm_movemask_ps(
+			_mm_castsi128_ps(_mm_cmpgt_epi32(va, v)));
+
+		m |= (~below & 15) << k;
 	}
-	for (uint32_t r = at->r + 1; r < f->n; r++) {
-		if (f->start[r] >= limit)
-			return UINT64_MAX;
-		if (f->vmax[r] < a)
-			continue;
-		c = pw_chunk_of(pl, f, r);
-		pw_prefetch_chunk(c);
-		for (uint32_t k = 0; k < c->n; k++) {
-			if (c->start[k] >= limit)
-				return UINT64_MAX;
-			if (c->val[k] >= a) {
-				at->r = r;
-				at->k = k;
-				return c->start[k];
-			}
-		}
-	}
-	return UINT64_MAX;
+#endif
+	for (; k < c->n; k++)
+		m |= (uint64_t)(c->val[k] >= a) << k;
+	return m;
 }
 
-/* Moves *at (on a blocked piece) to the next piece with value < a and
- * returns its start (the last piece is uncovered, so there is one). */
-static inline uint64_t pw_next_free(const struct pool *pl, const struct fun *f,
-			  struct at *at, int32_t a)
-{
-	const struct chunk *c = pw_chunk_of(pl, f, at->r);
+/*
+ * A function's blocked runs at threshold a (maximal address ranges where
+ * H >= a), in address order, for a walk whose position y only rises: a
+ * run ending at or below y is passed over, and chunks that end at or below
+ * y are not read (a seek over the chunk starts, then one bisection in the
+ * chunk holding y).  A chunk wholly below a ends the open run at its start,
+ * one wholly at or above a continues it, and one that straddles a is read
+ * once as a mask of its blocked pieces, whose changes
+ * (mask ^ (mask << 1 | open)) are where runs open and close, taken with
+ * count-trailing-zeros; a piece's start is read only there.
+ */
+struct pw_runs {
+	const struct pool *pl;
+	const struct fun *f;
+	const struct chunk *c; /* chunk r - 1, while changes are pending */
+	uint64_t blocked;      /* its blocked pieces, bit k = piece k */
+	uint64_t changes;      /* its changes not taken yet */
+	uint64_t open_at;      /* start of the open run (or a point in it) */
+	uint32_t r;            /* next chunk to read */
+	int32_t a;
+	bool open;
+	uint64_t runs;         /* runs returned (the walk's steps) */
+};
 
-	for (uint32_t k = at->k + 1; k < c->n; k++)
-		if (c->val[k] < a) {
-			at->k = k;
-			return c->start[k];
-		}
-	for (uint32_t r = at->r + 1; r < f->n; r++) {
-		if (f->vmin[r] >= a)
-			continue;
-		c = pw_chunk_of(pl, f, r);
-		pw_prefetch_chunk(c);
-		for (uint32_t k = 0; k < c->n; k++)
-			if (c->val[k] < a) {
-				at->r = r;
-				at->k = k;
-				return c->start[k];
+static inline void pw_runs_init(struct pw_runs *h, const struct pool *pl,
+				const struct fun *f, int32_t a)
+{
+	h->pl = pl;
+	h->f = f;
+	h->c = NULL;
+	h->blocked = h->changes = h->open_at = 0;
+	h->r = 0;
+	h->a = a;
+	h->open = false;
+	h->runs = 0;
+}
+
+/* The next blocked run [*s, *e) with *e > y; false when there is none
+ * (the last piece of a function is uncovered, so every run closes).  y
+ * must not fall between calls. */
+static inline bool pw_next_run(struct pw_runs *h, uint64_t y, uint64_t *s,
+			       uint64_t *e)
+{
+	const struct fun *f = h->f;
+
+	for (;;) {
+		if (h->changes) {
+			/* in locals: *s and *e could alias the fields */
+			uint64_t changes = h->changes, blocked = h->blocked;
+			uint64_t open_at = h->open_at;
+			const uint64_t *start = h->c->start;
+
+			while (changes) {
+				unsigned k = (unsigned)__builtin_ctzll(changes);
+
+				changes &= changes - 1;
+				if (blocked >> k & 1) {
+					open_at = start[k];
+				} else if (start[k] > y) {
+					h->changes = changes;
+					h->open = false;
+					h->runs++;
+					*e = start[k];
+					*s = open_at;
+					return true;
+				}
 			}
+			/* the last change taken says whether a run is open */
+			h->open = blocked >> (63 - __builtin_clzll(h->changes)) & 1;
+			h->open_at = open_at;
+			h->changes = 0;
+		}
+		if (h->r >= f->n)
+			return false;
+		if (h->r + 1 < f->n && f->start[h->r + 1] <= y) {
+			/* chunks that end by y: seek to the one holding y and
+			 * start from y's piece (what ends before it is passed
+			 * over; a run holding y may be said to open at y) */
+			uint32_t r = pw_last_le(f->start, h->r + 1, f->n, y);
+			const struct chunk *c;
+			uint32_t k;
+
+			h->changes = 0;
+			if (f->vmax[r] < h->a) {
+				h->open = false;
+				h->r = r + 1;
+				continue;
+			}
+			if (f->vmin[r] >= h->a) {
+				h->open = true;
+				h->open_at = y;
+				h->r = r + 1;
+				continue;
+			}
+			c = pw_chunk_of(h->pl, f, r);
+			pw_prefetch_chunk(c);
+			k = pw_last_le(c->start, 0, c->n, y);
+			h->c = c;
+			h->blocked = pw_blocked_mask(c, h->a);
+			h->open = h->blocked >> k & 1;
+			h->open_at = y;
+			h->changes = (h->blocked ^ (h->blocked << 1)) &
+				     (c->n == 64 ? ~0ull : (1ull << c->n) - 1) &
+				     (~0ull << k << 1);
+			h->r = r + 1;
+			continue;
+		}
+		{
+			uint32_t r = h->r++;
+
+			if (f->vmax[r] < h->a) { /* wholly free */
+				if (h->open) {
+					h->open = false;
+					*e = f->start[r];
+					if (*e > y) {
+						*s = h->open_at;
+						h->runs++;
+						return true;
+					}
+				}
+			} else if (f->vmin[r] >= h->a) { /* wholly blocked */
+				if (!h->open) {
+					h->open = true;
+					h->open_at = f->start[r];
+				}
+			} else {
+				const struct chunk *c = pw_chunk_of(h->pl, f, r);
+
+				pw_prefetch_chunk(c); /* its starts with its values */
+				h->c = c;
+				h->blocked = pw_blocked_mask(c, h->a);
+				h->changes = (h->blocked ^ (h->blocked << 1 | h->open)) &
+					     (c->n == 64 ? ~0ull : (1ull << c->n) - 1);
+			}
+		}
 	}
-	return UINT64_MAX; /* not reached */
 }
 
 /* H(y) = max(H(y), v) on [lo, hi), lo < hi (an empty function is made

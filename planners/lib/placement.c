@@ -294,7 +294,8 @@ uint64_t ab_fit_best(const struct ab_hit *hits, size_t k, uint64_t size,
 
 /* The loop's one setup: indexes index[0..m_index) (NULL: every buffer),
  * puts order[0..from) where offsets[] already says (kept), then places
- * order[from..m) by rule while the top stays at most limit. */
+ * order[from..m) by rule while the top stays at most limit, and below
+ * o->cutoff (else AB_ABOVE_CUTOFF). */
 static int place_listed(const struct ab_problem *p,
 			const struct ab_plan_options *o, const uint32_t *index,
 			size_t m_index, const uint32_t *order, size_t from,
@@ -306,9 +307,13 @@ static int place_listed(const struct ab_problem *p,
 
 	if (rc)
 		return rc;
+	if (o->cutoff && o->cutoff - 1 < limit)
+		limit = o->cutoff - 1;
 	for (size_t j = 0; j < from; j++)
 		ab_placer_place(&pl, order[j], offsets[order[j]]);
 	rc = ab_placer_place_each(&pl, p, o, order, from, m, rule, limit);
+	if (!rc && ab_above_cutoff(o, pl.top))
+		rc = AB_ABOVE_CUTOFF;
 	*top = pl.top;
 	ab_placer_free(&pl);
 	return rc;

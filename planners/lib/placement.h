@@ -123,7 +123,9 @@ int ab_placer_place_each(struct ab_placer *pl, const struct ab_problem *p,
 /* Places order[0..m) by rule, every buffer indexed (zero-size ones too);
  * fills offsets[] and returns the highest end in *top.  The entry most
  * planners need.  ab_fit_first and ab_fit_best go through
- * first_fit_index.h when that pays (same offsets). */
+ * first_fit_index.h when that pays (same offsets).  This and the other
+ * loops here (and the index's) return AB_ABOVE_CUTOFF, offsets partial,
+ * once the highest end reaches o->cutoff (core/arenabench.h). */
 int ab_place_in_order(const struct ab_problem *p,
 		      const struct ab_plan_options *o, const uint32_t *order,
 		      size_t m, ab_gap_rule rule, uint64_t *offsets,
