@@ -27,22 +27,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static uint64_t rng_below(uint64_t *s, uint64_t n)
-{
-	return n ? rng_next(s) % n : 0;
-}
+#include "testutil.h"
 
 static void three_buffers(struct ab_problem *p)
 {
@@ -115,27 +100,27 @@ static void random_problem(uint64_t seed, struct ab_problem *p)
 {
 	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
 	bool large = seed % 4 == 0;
-	size_t n = large ? 300 + rng_below(&s, seed % 8 == 0 ? 6000 : 1500)
-			 : 1 + rng_below(&s, 60);
+	size_t n = large ? 300 + tu_rng_below(&s, seed % 8 == 0 ? 6000 : 1500)
+			 : 1 + tu_rng_below(&s, 60);
 	int32_t steps = large ? (int32_t)(n / 4 + 1)
-			      : 1 + (int32_t)rng_below(&s, 30);
+			      : 1 + (int32_t)tu_rng_below(&s, 30);
 
 	cr_assert_eq(ab_problem_alloc(p, n), 0);
 	p->steps = steps;
 	for (size_t i = 0; i < n; i++) {
 		struct ab_buffer *b = &p->buf[i];
-		uint64_t kind = rng_below(&s, 20);
+		uint64_t kind = tu_rng_below(&s, 20);
 
-		b->first = (int32_t)rng_below(&s, (uint64_t)steps);
+		b->first = (int32_t)tu_rng_below(&s, (uint64_t)steps);
 		b->last = b->first + (int32_t)(kind == 0 ? (uint64_t)steps
-					       : rng_below(&s, large ? 40 : 8));
+					       : tu_rng_below(&s, large ? 40 : 8));
 		if (b->last >= steps)
 			b->last = steps - 1;
-		kind = rng_below(&s, 10);
+		kind = tu_rng_below(&s, 10);
 		b->size = kind == 0 ? 0
-			  : kind < 4 ? 64u << rng_below(&s, 3) /* ties */
-				     : 1 + rng_below(&s, 1ull << (4 + rng_below(&s, 14)));
-		b->align = seed % 3 == 0 ? 1u << rng_below(&s, 4) : 1;
+			  : kind < 4 ? 64u << tu_rng_below(&s, 3) /* ties */
+				     : 1 + tu_rng_below(&s, 1ull << (4 + tu_rng_below(&s, 14)));
+		b->align = seed % 3 == 0 ? 1u << tu_rng_below(&s, 4) : 1;
 		p->id[i] = (int64_t)i;
 	}
 }
@@ -188,8 +173,8 @@ Test(cutoff, stops_only_above_and_else_changes_nothing, .timeout = 600)
 					     (unsigned long long)seed);
 				cutoffs[0] = full.peak;
 				cutoffs[1] = full.peak + 1;
-				cutoffs[2] = 1 + rng_below(&s, 2 * full.peak + 1);
-				cutoffs[3] = 1 + rng_below(&s, full.peak + 1);
+				cutoffs[2] = 1 + tu_rng_below(&s, 2 * full.peak + 1);
+				cutoffs[3] = 1 + tu_rng_below(&s, full.peak + 1);
 				for (size_t c = 0; c < 4; c++) {
 					int rc;
 

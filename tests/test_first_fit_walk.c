@@ -22,25 +22,10 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "testutil.h"
 #include "lib/first_fit_internal.h"
 #include "lib/piecewise.h"
 #include "oracle.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static uint64_t rng_below(uint64_t *s, uint64_t n)
-{
-	return n ? rng_next(s) % n : 0;
-}
 
 /* ------------------------------------------------------------ masks */
 
@@ -68,11 +53,11 @@ Test(first_fit_walk, blocked_mask_matches_a_scan)
 		uint64_t want = 0;
 
 		memset(&c, 0, sizeof(c));
-		c.n = (uint32_t)rng_below(&s, CHUNK + 1);
+		c.n = (uint32_t)tu_rng_below(&s, CHUNK + 1);
 		for (uint32_t k = 0; k < CHUNK; k++) /* past n too: must not count */
-			c.val[k] = trial % 3 ? (int32_t)rng_below(&s, 40) - 20
-					     : edge[rng_below(&s, 7)];
-		a = trial % 5 ? (int32_t)rng_below(&s, 44) - 22 : edge[rng_below(&s, 7)];
+			c.val[k] = trial % 3 ? (int32_t)tu_rng_below(&s, 40) - 20
+					     : edge[tu_rng_below(&s, 7)];
+		a = trial % 5 ? (int32_t)tu_rng_below(&s, 44) - 22 : edge[tu_rng_below(&s, 7)];
 		for (uint32_t k = 0; k < c.n; k++)
 			if (c.val[k] >= a)
 				want |= 1ull << k;
@@ -115,15 +100,15 @@ Test(first_fit_walk, runs_match_a_naive_function)
 		struct pool pl = { 0 };
 		struct fun f = { 0 };
 		int32_t *h = malloc(SPAN * sizeof(*h));
-		int paints = 1 + (int)rng_below(&s, trial % 4 ? 900 : 40);
+		int paints = 1 + (int)tu_rng_below(&s, trial % 4 ? 900 : 40);
 
 		cr_assert(h);
 		for (size_t x = 0; x < SPAN; x++)
 			h[x] = UNCOVERED;
 		for (int q = 0; q < paints; q++) {
-			uint64_t lo = rng_below(&s, SPAN - 1);
-			uint64_t hi = lo + 1 + rng_below(&s, trial % 2 ? 8 : 300);
-			int32_t v = (int32_t)rng_below(&s, 60);
+			uint64_t lo = tu_rng_below(&s, SPAN - 1);
+			uint64_t hi = lo + 1 + tu_rng_below(&s, trial % 2 ? 8 : 300);
+			int32_t v = (int32_t)tu_rng_below(&s, 60);
 
 			hi = hi > SPAN ? SPAN : hi;
 			cr_assert_eq(pw_paint(&pl, &f, lo, hi, v), 0);
@@ -131,7 +116,7 @@ Test(first_fit_walk, runs_match_a_naive_function)
 				h[x] = h[x] < v ? v : h[x];
 		}
 		most_chunks = f.n > most_chunks ? f.n : most_chunks;
-		for (int32_t a = 0; a <= 60; a += 1 + (int32_t)rng_below(&s, 6)) {
+		for (int32_t a = 0; a <= 60; a += 1 + (int32_t)tu_rng_below(&s, 6)) {
 			struct pw_runs r;
 			uint64_t y = 0, rs = 0, re = 0, ns = 0, ne = 0;
 
@@ -161,18 +146,18 @@ Test(first_fit_walk, runs_match_a_naive_function)
 					  (unsigned long)ns, (unsigned long)ne);
 				/* the walk's position only rises: a little, to the
 				 * run's end, or a long way (over whole chunks) */
-				switch (rng_below(&s, 4)) {
+				switch (tu_rng_below(&s, 4)) {
 				case 0:
-					y += rng_below(&s, 4);
+					y += tu_rng_below(&s, 4);
 					break;
 				case 1:
 					y = re;
 					break;
 				case 2:
-					y = re + rng_below(&s, 40);
+					y = re + tu_rng_below(&s, 40);
 					break;
 				default:
-					y += rng_below(&s, 1500);
+					y += tu_rng_below(&s, 1500);
 				}
 			}
 		}
@@ -241,9 +226,9 @@ Test(first_fit_walk, ranks_dense_and_sorted_agree)
 	uint64_t s = 31;
 
 	for (int trial = 0; trial < 200; trial++) {
-		size_t n = 1 + rng_below(&s, 400);
-		int32_t steps = 1 + (int32_t)rng_below(&s, trial % 2 ? 50 : 3 * (uint64_t)n);
-		int32_t base = (int32_t)rng_below(&s, 1000) - 500;
+		size_t n = 1 + tu_rng_below(&s, 400);
+		int32_t steps = 1 + (int32_t)tu_rng_below(&s, trial % 2 ? 50 : 3 * (uint64_t)n);
+		int32_t base = (int32_t)tu_rng_below(&s, 1000) - 500;
 		struct ab_problem dense = { 0 }, spread = { 0 };
 		uint32_t *order = malloc(n * sizeof(*order));
 		size_t m = 0;
@@ -253,15 +238,15 @@ Test(first_fit_walk, ranks_dense_and_sorted_agree)
 		cr_assert_eq(ab_problem_alloc(&dense, n), 0);
 		cr_assert_eq(ab_problem_alloc(&spread, n), 0);
 		for (size_t i = 0; i < n; i++) {
-			int32_t a = (int32_t)rng_below(&s, (uint64_t)steps);
-			int32_t b = a + (int32_t)rng_below(&s, (uint64_t)(steps - a));
+			int32_t a = (int32_t)tu_rng_below(&s, (uint64_t)steps);
+			int32_t b = a + (int32_t)tu_rng_below(&s, (uint64_t)(steps - a));
 
-			dense.buf[i] = (struct ab_buffer){ 1 + rng_below(&s, 100), 1,
+			dense.buf[i] = (struct ab_buffer){ 1 + tu_rng_below(&s, 100), 1,
 							   base + a, base + b };
 			spread.buf[i] = dense.buf[i];
 			spread.buf[i].first = base + a * 1000;
 			spread.buf[i].last = base + b * 1000;
-			if (rng_below(&s, 3))
+			if (tu_rng_below(&s, 3))
 				order[m++] = (uint32_t)(n - 1 - i);
 		}
 		cr_assert_eq(ff_rank_lifetimes(&dense, NULL, n, &rd), 0);
@@ -316,8 +301,8 @@ Test(first_fit_walk, greedy_conflicts_matches_a_naive_count)
 
 	cr_assert(pl);
 	for (int trial = 0; trial < 120; trial++) {
-		size_t n = 1 + rng_below(&s, 300);
-		int32_t steps = 1 + (int32_t)rng_below(&s, 2 * (uint64_t)n);
+		size_t n = 1 + tu_rng_below(&s, 300);
+		int32_t steps = 1 + (int32_t)tu_rng_below(&s, 2 * (uint64_t)n);
 		int32_t spread = trial % 2 ? 1 : 1000; /* counts by prefix or search */
 		struct ab_problem p = { 0 };
 		struct ab_plan plan;
@@ -329,10 +314,10 @@ Test(first_fit_walk, greedy_conflicts_matches_a_naive_count)
 		cr_assert(order && want && naive_conflicts_key);
 		cr_assert_eq(ab_problem_alloc(&p, n), 0);
 		for (size_t i = 0; i < n; i++) {
-			int32_t a = (int32_t)rng_below(&s, (uint64_t)steps);
-			int32_t b = a + (int32_t)rng_below(&s, (uint64_t)(steps - a));
+			int32_t a = (int32_t)tu_rng_below(&s, (uint64_t)steps);
+			int32_t b = a + (int32_t)tu_rng_below(&s, (uint64_t)(steps - a));
 
-			p.buf[i] = (struct ab_buffer){ 1 + rng_below(&s, 8) * 16, 1,
+			p.buf[i] = (struct ab_buffer){ 1 + tu_rng_below(&s, 8) * 16, 1,
 						       a * spread, b * spread };
 		}
 		p.steps = steps * spread;

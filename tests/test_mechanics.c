@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "testutil.h"
 #include "lib/first_fit_index.h"
 #include "lib/ordset.h"
 #include "lib/piecewise.h"
@@ -33,56 +34,40 @@
 
 #define PROBLEMS 300
 
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static uint64_t rng_below(uint64_t *s, uint64_t n)
-{
-	return n ? rng_next(s) % n : 0;
-}
-
 /* A random problem; `seed` picks the shape as well as the values. */
 static void random_problem(uint64_t seed, struct ab_problem *p)
 {
 	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
-	size_t n = 1 + rng_below(&s, seed % 4 == 0 ? 12 : 160);
-	int32_t steps = 1 + (int32_t)rng_below(&s, seed % 3 == 0 ? 8 : 120);
+	size_t n = 1 + tu_rng_below(&s, seed % 4 == 0 ? 12 : 160);
+	int32_t steps = 1 + (int32_t)tu_rng_below(&s, seed % 3 == 0 ? 8 : 120);
 	static const uint32_t aligns[] = { 1, 1, 1, 2, 4, 8, 16, 64, 3 };
 
 	cr_assert_eq(ab_problem_alloc(p, n), 0);
 	p->steps = steps;
 	for (size_t i = 0; i < n; i++) {
 		struct ab_buffer *b = &p->buf[i];
-		uint64_t kind = rng_below(&s, 10);
+		uint64_t kind = tu_rng_below(&s, 10);
 
-		b->first = (int32_t)rng_below(&s, (uint64_t)steps);
+		b->first = (int32_t)tu_rng_below(&s, (uint64_t)steps);
 		if (kind == 0) /* persistent */
 			b->last = steps - 1;
 		else if (kind < 4) /* short */
-			b->last = b->first + (int32_t)rng_below(&s, 3);
+			b->last = b->first + (int32_t)tu_rng_below(&s, 3);
 		else
-			b->last = b->first + (int32_t)rng_below(&s, (uint64_t)steps / 2 + 1);
+			b->last = b->first + (int32_t)tu_rng_below(&s, (uint64_t)steps / 2 + 1);
 		if (b->last >= steps)
 			b->last = steps - 1;
-		kind = rng_below(&s, 20);
+		kind = tu_rng_below(&s, 20);
 		if (kind == 0)
 			b->size = 0;
 		else if (kind < 4)
-			b->size = 1 + rng_below(&s, 8);
+			b->size = 1 + tu_rng_below(&s, 8);
 		else if (kind < 8) /* many equal sizes: ties */
-			b->size = 64u << rng_below(&s, 3);
+			b->size = 64u << tu_rng_below(&s, 3);
 		else
-			b->size = 1 + rng_below(&s, 1ull << (4 + rng_below(&s, 16)));
+			b->size = 1 + tu_rng_below(&s, 1ull << (4 + tu_rng_below(&s, 16)));
 		/* non-power-of-two alignments only where seeds say so */
-		b->align = aligns[rng_below(&s, seed % 5 == 0 ? 9 : 8)];
+		b->align = aligns[tu_rng_below(&s, seed % 5 == 0 ? 9 : 8)];
 		p->id[i] = (int64_t)i;
 	}
 }
@@ -246,14 +231,14 @@ static void large_problem(uint64_t seed, size_t n, bool dense,
 	for (size_t i = 0; i < n; i++) {
 		struct ab_buffer *b = &p->buf[i];
 
-		b->first = (int32_t)rng_below(&s, (uint64_t)steps);
-		b->last = b->first + (int32_t)rng_below(&s, dense ? (uint64_t)steps
+		b->first = (int32_t)tu_rng_below(&s, (uint64_t)steps);
+		b->last = b->first + (int32_t)tu_rng_below(&s, dense ? (uint64_t)steps
 								  : (uint64_t)longest - 1);
 		if (b->last >= steps)
 			b->last = steps - 1;
-		b->size = rng_below(&s, 20) == 0 ? 0
-			  : 1 + rng_below(&s, 1ull << (6 + rng_below(&s, 12)));
-		b->align = aligns[rng_below(&s, 6)];
+		b->size = tu_rng_below(&s, 20) == 0 ? 0
+			  : 1 + tu_rng_below(&s, 1ull << (6 + tu_rng_below(&s, 12)));
+		b->align = aligns[tu_rng_below(&s, 6)];
 		p->id[i] = (int64_t)i;
 	}
 }
@@ -502,13 +487,13 @@ Test(mechanics, validator_matches_pairwise)
 			cr_assert_not_null(keep);
 			memcpy(keep, plan.offset, p.n * sizeof(*keep));
 			for (size_t i = 0; i < p.n; i++)
-				if (rng_below(&s, 4) == 0) {
+				if (tu_rng_below(&s, 4) == 0) {
 					uint64_t room = plan.peak > p.buf[i].size
 								? plan.peak - p.buf[i].size
 								: 0;
 					uint64_t a = round % 2 ? 1 : ab_effective_align(&p, i, &o);
 
-					plan.offset[i] = rng_below(&s, room + 1) / a * a;
+					plan.offset[i] = tu_rng_below(&s, room + 1) / a * a;
 				}
 			expect_same_verdict(&p, &plan, o.align, seed, "random offsets");
 			memcpy(plan.offset, keep, p.n * sizeof(*keep));
@@ -795,23 +780,30 @@ Test(mechanics, best_fit_index_across_chunks)
  * so X's choice is not settled at 25 (25 < top 20 + room 6), it waits for
  * Q and u, placed first in order (0 and 25), and takes 8.  One wait.
  */
-Test(mechanics, xla_batches_by_hand)
+/* The seven buffers above, ids 0..6, alignment 1, steps 0..4. */
+static void xla_batches_problem(struct ab_problem *p)
 {
 	static const int32_t first[] = { 0, 0, 0, 0, 3, 3, 1 };
 	static const int32_t last[] = { 2, 0, 2, 0, 4, 4, 2 };
 	static const uint64_t size[] = { 8, 6, 6, 5, 25, 5, 4 };
+
+	cr_assert_eq(ab_problem_alloc(p, 7), 0);
+	p->steps = 5;
+	for (uint32_t i = 0; i < 7; i++) {
+		p->buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
+						.first = first[i], .last = last[i] };
+		p->id[i] = i;
+	}
+}
+
+Test(mechanics, xla_batches_by_hand)
+{
 	static const uint64_t want[] = { 0, 8, 14, 20, 0, 25, 8 };
 	uint32_t order[7] = { 0, 1, 2, 3, 4, 5, 6 };
 	struct ab_problem p = { 0 };
 	struct ab_plan_options o = { .align = 1 };
 
-	cr_assert_eq(ab_problem_alloc(&p, 7), 0);
-	p.steps = 5;
-	for (uint32_t i = 0; i < 7; i++) {
-		p.buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
-					      .first = first[i], .last = last[i] };
-		p.id[i] = i;
-	}
+	xla_batches_problem(&p);
 	for (uint32_t w = 1; w <= 4; w *= 2) {
 		struct ab_first_fit_config cfg = { w, 4, 1 };
 		struct ab_first_fit_stats st = { 0 };
@@ -842,9 +834,6 @@ Test(mechanics, xla_batches_by_hand)
  */
 Test(mechanics, xla_bound_stops_by_hand)
 {
-	static const int32_t first[] = { 0, 0, 0, 0, 3, 3, 1 };
-	static const int32_t last[] = { 2, 0, 2, 0, 4, 4, 2 };
-	static const uint64_t size[] = { 8, 6, 6, 5, 25, 5, 4 };
 	static const uint64_t all[] = { 0, 8, 14, 20, 0, 25, 8 };
 	static const uint64_t cut[] = { 0, 8, 14, 20, 99, 99, 99 };
 	static const uint64_t cutoff[] = { 25, 30, 31 };
@@ -852,13 +841,7 @@ Test(mechanics, xla_bound_stops_by_hand)
 	struct ab_problem p = { 0 };
 	struct ab_plan_options o = { .align = 1 };
 
-	cr_assert_eq(ab_problem_alloc(&p, 7), 0);
-	p.steps = 5;
-	for (uint32_t i = 0; i < 7; i++) {
-		p.buf[i] = (struct ab_buffer){ .size = size[i], .align = 1,
-					      .first = first[i], .last = last[i] };
-		p.id[i] = i;
-	}
+	xla_batches_problem(&p);
 	for (size_t t = 0; t < 3; t++) {
 		struct ab_first_fit_config cfg = { 2, 4, 1 };
 		const uint64_t *want = t == 0 ? cut : all;
@@ -978,16 +961,16 @@ Test(mechanics, radix_sort_matches_a_stable_reference)
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 		for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
 			size_t n = sizes[si];
-			int w = widths[wi], lo = w == 64 ? 0 : (int)rng_below(&s, (uint64_t)(64 - w));
+			int w = widths[wi], lo = w == 64 ? 0 : (int)tu_rng_below(&s, (uint64_t)(64 - w));
 			uint64_t band = w == 64 ? ~0ull : ((1ull << w) - 1) << lo;
-			uint64_t fixed = rng_next(&s) & ~band;
+			uint64_t fixed = tu_rng_next(&s) & ~band;
 			struct ab_key_index *a = malloc((n + 1) * sizeof(*a));
 			struct ab_key_index *want = malloc((n + 1) * sizeof(*a));
 
 			cr_assert(a && want);
 			for (size_t i = 0; i < n; i++) {
 				/* few distinct values half the time: many ties */
-				uint64_t v = rng_next(&s);
+				uint64_t v = tu_rng_next(&s);
 
 				if (si % 2)
 					v %= 7;
@@ -1040,11 +1023,11 @@ Test(mechanics, time_ranks_match_a_stable_reference)
 			for (size_t i = 0; i < n; i++) {
 				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50 */
 				int64_t range = spread == 1 ? 1 << 30 : (int64_t)(2 * n + 64);
-				int32_t f = (int32_t)rng_below(&s, (uint64_t)range) - (spread == 2 ? 50 : 0);
+				int32_t f = (int32_t)tu_rng_below(&s, (uint64_t)range) - (spread == 2 ? 50 : 0);
 
 				b[i].size = 1;
 				b[i].first = f;
-				b[i].last = f + (int32_t)rng_below(&s, spread == 1 ? 1000 : 4);
+				b[i].last = f + (int32_t)tu_rng_below(&s, spread == 1 ? 1000 : 4);
 			}
 			if (n > 1 && spread == 0)
 				b[0].last = (int32_t)(2 * n + 63); /* the counting sort's last step */
@@ -1090,11 +1073,11 @@ Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
 		cr_assert_eq(ab_problem_alloc(&p, n), 0);
 		p.steps = (int32_t)(n / 4);
 		for (size_t i = 0; i < n; i++) {
-			p.buf[i].first = (int32_t)rng_below(&s, (uint64_t)p.steps);
-			p.buf[i].last = p.buf[i].first + (int32_t)rng_below(&s, 40);
+			p.buf[i].first = (int32_t)tu_rng_below(&s, (uint64_t)p.steps);
+			p.buf[i].last = p.buf[i].first + (int32_t)tu_rng_below(&s, 40);
 			if (p.buf[i].last >= p.steps)
 				p.buf[i].last = p.steps - 1;
-			p.buf[i].size = 1 + rng_below(&s, 4096);
+			p.buf[i].size = 1 + tu_rng_below(&s, 4096);
 			p.buf[i].align = 1;
 			p.id[i] = (int64_t)i;
 		}
@@ -1104,12 +1087,12 @@ Test(mechanics, validator_matches_pairwise_on_deep_live_sets)
 			expect_same_verdict(&p, &plan, 1, n, "valid plan, deep");
 		cr_assert_eq(ab_validate_plan(&p, &plan, 1, NULL), AB_PLAN_VALID);
 		for (int round = 0; round < (n <= 5000 ? 200 : 20); round++) {
-			size_t i = rng_below(&s, n), j;
+			size_t i = tu_rng_below(&s, n), j;
 			uint64_t keep = plan.offset[i];
 			struct ab_check_result r;
 
 			/* a partner live at the same time, scanning from a random start */
-			for (j = rng_below(&s, n);; j = (j + 1) % n)
+			for (j = tu_rng_below(&s, n);; j = (j + 1) % n)
 				if (j != i && p.buf[i].first <= p.buf[j].last &&
 				    p.buf[j].first <= p.buf[i].last)
 					break;
@@ -1145,14 +1128,14 @@ Test(mechanics, live_profile_and_bound_match_a_scan_both_ways)
 		struct ab_live_profile lp;
 		uint64_t s = seed * 31 + 7;
 		bool spread = seed % 2 == 0; /* times far apart: the sort */
-		size_t n = 1 + rng_below(&s, 300), k = 0;
+		size_t n = 1 + tu_rng_below(&s, 300), k = 0;
 
 		cr_assert_eq(ab_problem_alloc(&p, n), 0);
 		for (size_t i = 0; i < n; i++) {
-			int32_t a = (int32_t)rng_below(&s, spread ? 1ull << 30 : n),
-				len = (int32_t)rng_below(&s, spread ? 1ull << 20 : 20);
+			int32_t a = (int32_t)tu_rng_below(&s, spread ? 1ull << 30 : n),
+				len = (int32_t)tu_rng_below(&s, spread ? 1ull << 20 : 20);
 
-			p.buf[i] = (struct ab_buffer){ .size = rng_below(&s, 3) ? 1 + rng_below(&s, 1000) : 0,
+			p.buf[i] = (struct ab_buffer){ .size = tu_rng_below(&s, 3) ? 1 + tu_rng_below(&s, 1000) : 0,
 						       .align = 1, .first = a, .last = a + len };
 		}
 		cr_assert_eq(ab_live_profile(&p, &lp), 0);

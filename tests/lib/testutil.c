@@ -302,3 +302,19 @@ void tu_onnx_fixtures(char *dir, size_t len, const char *prefix)
 	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 tests/onnx/fixtures.py %s 2>&1", dir);
 	cr_assert_eq(tu_run(cmd, NULL), 0, "tests/onnx/fixtures.py failed");
 }
+
+uint64_t tu_rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+uint64_t tu_rng_below(uint64_t *s, uint64_t n)
+{
+	return n ? tu_rng_next(s) % n : 0;
+}

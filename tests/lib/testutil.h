@@ -12,6 +12,11 @@
  * one op per arrow (docs/semantics.md). */
 extern const char *const tu_chain_graph;
 
+/* xorshift64 (Marsaglia 2003): the randomized tests' generator; *s != 0. */
+uint64_t tu_rng_next(uint64_t *s);
+/* Uniform enough below n (0 when n is 0). */
+uint64_t tu_rng_below(uint64_t *s, uint64_t n);
+
 /* Parses graph text; aborts the test with the parser's message on error. */
 void tu_graph(const char *text, struct ab_graph *g);
 /* Graph text -> problem under a lifetime rule. */
