@@ -70,6 +70,22 @@ static int profile_alloc(struct ab_live_profile *lp, size_t k)
 	return 0;
 }
 
+/* The dense cases' span of times, last + 2 at the most (an end is at
+ * last + 1), when every time is from 0 and the span is at most 2n + 64;
+ * 0 when the times do not allow a dense pass. */
+static uint64_t dense_span(const struct ab_problem *p)
+{
+	uint64_t span = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->buf[i].first < 0 || p->buf[i].last < p->buf[i].first)
+			return 0;
+		if ((uint64_t)p->buf[i].last + 2 > span)
+			span = (uint64_t)p->buf[i].last + 2;
+	}
+	return span <= 2 * (uint64_t)p->n + 64 ? span : 0;
+}
+
 /* The profile from per-time deltas when the times span at most 2n + 64
  * steps from 0: O(n + span), sequential but for the n scattered adds.
  * 1 when the times do not allow it (nothing done). */
@@ -83,13 +99,7 @@ static int live_profile_dense(const struct ab_problem *p,
 	size_t k = 0;
 	int64_t bytes = 0, count = 0;
 
-	for (size_t i = 0; i < p->n; i++) {
-		if (p->buf[i].first < 0 || p->buf[i].last < p->buf[i].first)
-			return 1;
-		if ((uint64_t)p->buf[i].last + 2 > span)
-			span = (uint64_t)p->buf[i].last + 2; /* an end is at last + 1 */
-	}
-	if (span > 2 * (uint64_t)p->n + 64)
+	if (!(span = dense_span(p)))
 		return 1;
 	delta = ab_alloc_large(span * sizeof(*delta));
 	moved = ab_alloc_large(span * sizeof(*moved));
@@ -256,13 +266,7 @@ static int lower_bound_dense(const struct ab_problem *p, uint64_t *best,
 	uint64_t span = 0;
 	int64_t *delta, bytes = 0;
 
-	for (size_t i = 0; i < p->n; i++) {
-		if (p->buf[i].first < 0 || p->buf[i].last < p->buf[i].first)
-			return 1;
-		if ((uint64_t)p->buf[i].last + 2 > span)
-			span = (uint64_t)p->buf[i].last + 2; /* an end is at last + 1 */
-	}
-	if (span > 2 * (uint64_t)p->n + 64)
+	if (!(span = dense_span(p)))
 		return 1;
 	delta = ab_alloc_large(span * sizeof(*delta));
 	if (!delta)

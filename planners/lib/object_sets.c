@@ -17,6 +17,22 @@ struct span {
 	int32_t first[2], last[2];
 };
 
+/* The canonical nodes of the leaves [a, z) of a tree stored from index 1
+ * (node v's children 2v, 2v + 1): at most two a level, low side first;
+ * their count. */
+static unsigned canonical_nodes(size_t a, size_t z, size_t v[128])
+{
+	unsigned n = 0;
+
+	for (; a < z; a >>= 1, z >>= 1) {
+		if (a & 1)
+			v[n++] = a++;
+		if (z & 1)
+			v[n++] = --z;
+	}
+	return n;
+}
+
 static void span_split(int32_t first, int32_t last, unsigned shift,
 		       struct span *sp)
 {
@@ -327,6 +343,8 @@ int ab_objsets_add(struct ab_objsets *s, unsigned layer, uint32_t object,
 {
 	bool counted = s->removable >> layer & 1;
 	struct span sp;
+	size_t v[128];
+	unsigned n_nodes;
 
 	span_split(first, last, s->shift, &sp);
 	for (int k = 0; k < sp.parts; k++) {
@@ -341,30 +359,20 @@ int ab_objsets_add(struct ab_objsets *s, unsigned layer, uint32_t object,
 			return rc;
 		sub_set_up(s, s->leaves + sp.block[k], layer, object);
 	}
-	for (size_t a = sp.lo + s->leaves, z = sp.hi + s->leaves; a < z;
-	     a >>= 1, z >>= 1) {
-		size_t v[2];
-		int nv = 0;
+	n_nodes = canonical_nodes(sp.lo + s->leaves, sp.hi + s->leaves, v);
+	for (unsigned k = 0; k < n_nodes; k++) {
+		uint64_t *word = &s->bits[word_index(s, v[k], object / 64,
+						     layer, COVER)],
+			 bit = 1ull << (object % 64);
 
-		if (a & 1)
-			v[nv++] = a++;
-		if (z & 1)
-			v[nv++] = --z;
-		for (int k = 0; k < nv; k++) {
-			uint64_t *word = &s->bits[word_index(s, v[k], object / 64,
-							     layer, COVER)],
-				 bit = 1ull << (object % 64);
+		if (counted && (*word & bit)) {
+			int rc = count_extra(s, count_key(v[k], layer, object));
 
-			if (counted && (*word & bit)) {
-				int rc = count_extra(s, count_key(v[k], layer,
-								  object));
-
-				if (rc)
-					return rc;
-			}
-			*word |= bit;
-			sub_set_up(s, v[k], layer, object);
+			if (rc)
+				return rc;
 		}
+		*word |= bit;
+		sub_set_up(s, v[k], layer, object);
 	}
 	return 0;
 }
@@ -373,6 +381,8 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 		       int32_t first, int32_t last)
 {
 	struct span sp;
+	size_t v[128];
+	unsigned n_nodes;
 
 	span_split(first, last, s->shift, &sp);
 	for (int k = 0; k < sp.parts; k++) {
@@ -391,23 +401,14 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 		}
 		sub_fix_up(s, s->leaves + sp.block[k], layer, object);
 	}
-	for (size_t a = sp.lo + s->leaves, z = sp.hi + s->leaves; a < z;
-	     a >>= 1, z >>= 1) {
-		size_t v[2];
-		int nv = 0;
-
-		if (a & 1)
-			v[nv++] = a++;
-		if (z & 1)
-			v[nv++] = --z;
-		for (int k = 0; k < nv; k++) {
-			if (!(s->removable >> layer & 1) ||
-			    count_take(s, count_key(v[k], layer, object)))
-				continue;
-			s->bits[word_index(s, v[k], object / 64, layer, COVER)] &=
-				~(1ull << (object % 64));
-			sub_fix_up(s, v[k], layer, object);
-		}
+	n_nodes = canonical_nodes(sp.lo + s->leaves, sp.hi + s->leaves, v);
+	for (unsigned k = 0; k < n_nodes; k++) {
+		if (!(s->removable >> layer & 1) ||
+		    count_take(s, count_key(v[k], layer, object)))
+			continue;
+		s->bits[word_index(s, v[k], object / 64, layer, COVER)] &=
+			~(1ull << (object % 64));
+		sub_fix_up(s, v[k], layer, object);
 	}
 }
 
