@@ -1,8 +1,8 @@
-hf_n = 64
-hf_min = 0.0203588
-hf_max = 64.4942
-hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact gpu_greedy_in_order fast"
-hf_rows = 15
+hf_n = 87
+hf_min = 0.00470455
+hf_max = 18.1226
+hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact executorch_greedy ggml_gallocr gpu_greedy_in_order ort_mem_pattern ort_sequential fast"
+hf_rows = 19
 hf_inputs = 6
 hf_input_1 = "graph: gpt2_small_decode_f32 (559 buffers)"
 hf_input_2 = "graph: gpt2_small_prefill128_f32 (555 buffers)"

@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/hyperfine.csv, rev dbab6cc91d+dirty, AMD EPYC (2 cores), 2026-11-30"
+meta_caption = "committed reference: results/reference/hyperfine.csv, rev fac76f4929, Intel(R) Xeon(R) Processor (2 cores), 2026-12-07"

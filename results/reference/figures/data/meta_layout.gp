@@ -1,1 +1,1 @@
-meta_caption = "graph chosen from results/reference/results.csv; planned by build/arenabench at rev 0147daf4e5 (this tree)"
+meta_caption = "graph chosen from results/reference/results.csv; planned by build/arenabench at rev fac76f4929 (this tree)"

@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/scaling.csv, rev fff1d4be9e, AMD EPYC (2 cores), 2026-12-02"
+meta_caption = "committed reference: results/reference/scaling.csv, rev fac76f4929, Intel(R) Xeon(R) Processor (2 cores), 2026-12-07"
