@@ -36,7 +36,11 @@ else
 			kill -INT -"$pid"
 			if wait_for 10 eval '! remote'; then
 				ms=$(($(now_ms) - t))
-				[ "$ms" -le 2000 ] && ok "ssh: SIGINT stops the remote workers in $ms ms" ||
+				# two paths (docs/campaigns.md, Stopping): parallel's own
+				# stop (about 0.1 s here), or, for a worker starting or
+				# ending as the signal came, the runner's kill by pid
+				# after parallel has stopped, over ssh (2.2 s here)
+				[ "$ms" -le 5000 ] && ok "ssh: SIGINT stops the remote workers in $ms ms" ||
 					bad "ssh: remote workers gone only after $ms ms"
 			else
 				bad "ssh: remote workers survive SIGINT: $(ours "arenabench bench $W/timed" | head -n 2)"
