@@ -85,6 +85,50 @@ Test(geometric, rejects_overlap_of_buffers_live_together)
 	teardown(&f);
 }
 
+/* 100 buffers of 10 bytes, all live at step 0, buffer i at 10 i but three
+ * moved: 41 to 415, 70 to 695, 99 to 985.  The sweep takes the buffers in
+ * index order (one start time, ties by index).  41 [415,425) comes in
+ * beside its predecessor 40 [400,410) with no successor yet; 42 [420,430)
+ * then finds its predecessor 41 ending at 425: the pair (41, 42),
+ * reported before the later overlaps (69 [690,700) with 70 [695,705), 98
+ * [980,990) with 99 [985,995)) although more newcomers than the
+ * comparisons' lag follow it.  With 41 back at 410 the first is (69, 70);
+ * with 70 back too, (98, 99), the last newcomer's. */
+Test(geometric, reports_the_first_overlap_in_sweep_order)
+{
+	struct ab_problem p = { 0 };
+	struct ab_plan plan = { 0 };
+	struct ab_check_result r;
+
+	cr_assert_eq(ab_problem_alloc(&p, 100), 0);
+	p.steps = 1;
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	for (size_t i = 0; i < p.n; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = 10, .align = 1, .first = 0, .last = 0 };
+		plan.offset[i] = 10 * i;
+	}
+	plan.offset[41] = 415;
+	plan.offset[70] = 695;
+	plan.offset[99] = 985;
+	ab_plan_finish_single(&plan, &p);
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 41);
+	cr_expect_eq(r.b, 42);
+	plan.offset[41] = 410;
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 69);
+	cr_expect_eq(r.b, 70);
+	plan.offset[70] = 700;
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 98);
+	cr_expect_eq(r.b, 99);
+	plan.offset[99] = 990;
+	ab_plan_finish_single(&plan, &p);
+	cr_expect_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_VALID);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 Test(geometric, allows_overlap_of_buffers_never_live_together)
 {
 	struct fixture f;
