@@ -284,6 +284,46 @@ Test(execution, problem_mode_checks_csv_intervals)
 	ab_problem_free(&p);
 }
 
+/* a: 11 image words (88 bytes in full mode, 11 * 4096 in sampled), live
+ * [0,3); b: 8 bytes, live [1,3), over a's word w: the one shared word is
+ * a's first, last or any middle one (the middle ones are written and
+ * compared two at a time, then one), and each is caught when a is read
+ * at its last use, step 2, b the culprit. */
+Test(execution, catches_a_stomp_on_every_word_of_a_buffer)
+{
+	const char *csv = "id,lower,upper,size\na,0,3,45056\nb,1,3,8\n";
+	static const enum ab_exec_mode modes[] = { AB_EXEC_FULL, AB_EXEC_SAMPLED };
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_error err;
+	struct ab_check_result r;
+
+	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	for (int m = 0; m < 2; m++) {
+		uint64_t stride = modes[m] == AB_EXEC_FULL ? 8 : AB_EXEC_SAMPLE_STRIDE;
+
+		p.buf[0].size = 11 * stride;
+		for (uint64_t w = 0; w < 11; w++) {
+			plan.offset[0] = 0;
+			plan.offset[1] = w * stride;
+			ab_plan_finish_single(&plan, &p);
+			cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &modes[m], NULL, &r),
+				     AB_PLAN_STOMP, "mode %d word %llu", m,
+				     (unsigned long long)w);
+			cr_expect_eq(r.a, 0);
+			cr_expect_eq(r.b, 1);
+			cr_expect_eq(r.step, 2);
+		}
+		plan.offset[1] = 11 * stride;
+		ab_plan_finish_single(&plan, &p);
+		cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &modes[m], NULL, NULL),
+			     AB_PLAN_VALID);
+	}
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 Test(execution, catches_a_stomp_on_the_last_byte_of_a_tail)
 {
 	/* a: 13 bytes (one word and a 5-byte tail), live [0,3); b: 3 bytes,
