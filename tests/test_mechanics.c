@@ -993,7 +993,9 @@ Test(mechanics, radix_sort_matches_a_stable_reference)
 /* ab_rank_by_time against counting by hand: rank[i] is the number of
  * buffers with an earlier time, or the same time and a smaller index.
  * Dense times (the counting sort), times spread past 2n + 64 and negative
- * ones (the radix sort), both ends; and a case by hand. */
+ * ones (the radix sort), both ends; times that already rise in index
+ * order, with repeats (each place its index), dense and spread from -50;
+ * and a case by hand. */
 Test(mechanics, time_ranks_match_a_stable_reference)
 {
 	static const size_t sizes[] = { 1, 2, 70, 1000 };
@@ -1013,7 +1015,7 @@ Test(mechanics, time_ranks_match_a_stable_reference)
 	cr_assert_eq(ab_rank_by_time(&hp, true, r), 0);
 	cr_expect(r[0] == 2 && r[1] == 4 && r[2] == 1 && r[3] == 3 && r[4] == 0);
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
-		for (int spread = 0; spread < 3; spread++) {
+		for (int spread = 0; spread < 5; spread++) {
 			size_t n = sizes[si];
 			struct ab_buffer *b = calloc(n, sizeof(*b));
 			struct ab_problem p = { .n = n, .buf = b };
@@ -1021,9 +1023,15 @@ Test(mechanics, time_ranks_match_a_stable_reference)
 
 			cr_assert(b && rank);
 			for (size_t i = 0; i < n; i++) {
-				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50 */
+				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50;
+				 * 3: rising by index, three a step; 4: the same
+				 * 100 000 steps apart, from -50 */
 				int64_t range = spread == 1 ? 1 << 30 : (int64_t)(2 * n + 64);
 				int32_t f = (int32_t)tu_rng_below(&s, (uint64_t)range) - (spread == 2 ? 50 : 0);
+
+				if (spread >= 3)
+					f = (int32_t)(i / 3) * (spread == 4 ? 100000 : 1) -
+					    (spread == 4 ? 50 : 0);
 
 				b[i].size = 1;
 				b[i].first = f;

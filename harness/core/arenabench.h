@@ -542,8 +542,9 @@ int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
 /* order[] = every buffer by first use ascending, then index. */
 int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
 /* rank[i] = buffer i's place in the order of every buffer by first use
- * (by_last: by last use) ascending, then index.  A counting sort, O(n +
- * steps), when the times lie in 0 .. 2n + 64; else the radix sort. */
+ * (by_last: by last use) ascending, then index.  O(n) when the times
+ * already rise with the index (each place is its index); else a counting
+ * sort, O(n + steps), when they lie in 0 .. 2n + 64; else the radix sort. */
 int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank);
 
 /* ----------------------------------------------------------------- memory */

@@ -133,18 +133,27 @@ static inline int32_t time_of(const struct ab_buffer *b, bool by_last)
 int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank)
 {
 	size_t n = p->n;
-	uint64_t span = 0;
+	uint64_t span;
 	uint32_t *count;
 	struct ab_key_index *a;
+	int32_t least = 0, most = -1, before = INT32_MIN;
+	bool in_order = true;
 
+	/* the times' range, and whether they already rise in index order
+	 * (then each buffer's place is its index); no branch on the data */
 	for (size_t i = 0; i < n; i++) {
 		int32_t t = time_of(&p->buf[i], by_last);
 
-		if (t < 0 || (uint64_t)t >= span) {
-			span = t < 0 ? UINT64_MAX : (uint64_t)t + 1;
-			if (span > 2 * (uint64_t)n + 64)
-				break;
-		}
+		least = t < least ? t : least;
+		most = t > most ? t : most;
+		in_order &= t >= before;
+		before = t;
+	}
+	span = least < 0 ? UINT64_MAX : (uint64_t)(most + 1);
+	if (in_order) {
+		for (size_t i = 0; i < n; i++)
+			rank[i] = (uint32_t)i;
+		return 0;
 	}
 	if (span <= 2 * (uint64_t)n + 64) {
 		/* counting sort: each time's first place, then the buffers
