@@ -464,6 +464,46 @@ Test(sampling, catches_an_overlap_whose_starts_do_not_line_up)
 	ab_problem_free(&p);
 }
 
+/* An arena above 4 GiB is still run, sampled (its image is 1/512 of it):
+ * a at 5 GiB (16 KiB) and b 100 bytes above it (8 KiB), live together,
+ * share the sampled word at 5 GiB + 4096; placed apart they pass.  Above
+ * 256 GiB, or in full mode forced above 4 GiB, the check is skipped (the
+ * geometric check alone sees the overlap). */
+Test(sampling, an_arena_above_4_gib_is_sampled_not_skipped)
+{
+	const char *csv = "id,lower,upper,size\na,0,3,16384\nb,1,2,8192\n";
+	const uint64_t five = 5ull << 30;
+	const uint64_t apart[] = { five, five + 16384 };
+	const uint64_t over[] = { five, five + 100 };
+	const uint64_t far[] = { 300ull << 30, (300ull << 30) + 100 };
+	enum ab_exec_mode full = AB_EXEC_FULL, got;
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_check_result r;
+
+	csv_plan(csv, apart, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(got, AB_EXEC_SAMPLED, "auto mode: sampled, not skipped");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+
+	csv_plan(csv, over, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_STOMP);
+	cr_expect_eq(got, AB_EXEC_SAMPLED);
+	cr_expect_eq(r.a, 0, "victim a");
+	cr_expect_eq(r.b, 1, "culprit b");
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &full, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(got, AB_EXEC_SKIPPED, "full forced above 4 GiB: skipped");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+
+	csv_plan(csv, far, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(got, AB_EXEC_SKIPPED, "above 256 GiB: skipped");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 Test(sampling, graph_mode_catches_an_output_shifted_off_the_page_grid)
 {
 	struct fixture f;

@@ -587,14 +587,17 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 			    ? AB_EXEC_SAMPLED
 			    : AB_EXEC_FULL;
 	}
-	if (plan->peak > AB_EXEC_MAX_ARENA_BYTES)
+	if (m == AB_EXEC_FULL && !force && plan->peak > AB_EXEC_MAX_ARENA_BYTES)
+		m = AB_EXEC_SAMPLED;
+	if (plan->peak > (m == AB_EXEC_FULL ? AB_EXEC_MAX_ARENA_BYTES
+					    : AB_EXEC_MAX_SAMPLED_ARENA_BYTES))
 		m = AB_EXEC_SKIPPED;
 	if (mode)
 		*mode = m;
 	if (m == AB_EXEC_SKIPPED || p->n == 0)
 		return AB_PLAN_VALID;
 	ex.shift = m == AB_EXEC_SAMPLED ? AB_EXEC_SAMPLE_SHIFT : 3;
-	words = (plan->peak >> ex.shift) + 1; /* peak <= 4 GiB: no overflow */
+	words = (plan->peak >> ex.shift) + 1; /* peak <= 256 GiB: no overflow */
 	if (memory->cap < words) {
 		free(memory->words);
 		memory->cap = 0;

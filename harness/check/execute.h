@@ -11,14 +11,19 @@
 enum ab_exec_mode {
 	AB_EXEC_FULL,    /* every byte written and verified */
 	AB_EXEC_SAMPLED, /* the 8 bytes at every multiple of 4 KiB of the arena */
-	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
+	AB_EXEC_SKIPPED, /* the arena's image would be too large */
 };
 const char *ab_exec_mode_name(enum ab_exec_mode m);
 
 /* Above these, the execution check samples. */
 #define AB_EXEC_FULL_MAX_BUFFERS 100000
 #define AB_EXEC_FULL_MAX_BYTES (128ull << 20)
+/* The largest arena each mode runs (its image is the arena in full mode,
+ * arena / 512 in sampled mode: 512 MiB at most); a larger one is skipped,
+ * and a full check asked of an arena above its limit samples instead
+ * unless the caller forced full mode. */
 #define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
+#define AB_EXEC_MAX_SAMPLED_ARENA_BYTES (256ull << 30)
 
 /*
  * What each mode catches.  The check keeps an image of the arena's words:
