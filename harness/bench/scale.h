@@ -4,7 +4,8 @@
  * belongs to that planner and size alone): load FILE, plan it once with a
  * wall clock (the budget check), record the process's peak resident size
  * (getrusage ru_maxrss: loading plus planning, before anything else runs),
- * check the plan geometrically, and, when the first plan finished within
+ * check the plan both ways (check.h: geometric, then execution), and,
+ * when the first plan finished within
  * the budget, time the planner with Google Benchmark (median and standard
  * deviation over repetitions).  status is ok, timed_out (the first plan
  * took longer than the budget: no timing; with a watch that stops it at
