@@ -206,8 +206,8 @@ Test(cli, scale_stops_a_first_plan_at_its_budget)
 
 /* scale checks the plan it times: offline keeps a CSV's own offsets, here
  * a (16 bytes at 0, live 0..2) and b (16 bytes at 8, live 1..1) overlap
- * while both live, so the row is invalid (peak 24, bound 32) and no time
- * is taken (the three timing fields empty). */
+ * while both live, so the row is invalid (peak 24, bound 32), no time is
+ * taken (the three timing fields empty) and stderr says why. */
 Test(cli, scale_marks_an_overlapping_plan_invalid)
 {
 	char args[1024], *out;
@@ -218,6 +218,9 @@ Test(cli, scale_marks_an_overlapping_plan_invalid)
 	cr_expect(strncmp(out, "ov,2,2,offline,1,,,0,", strlen("ov,2,2,offline,1,,,0,")) == 0,
 		  "%s", out);
 	cr_expect(strstr(out, ",24,32,invalid,1\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "/ov.csv: offline: invalid plan: geometric check: buffers id a [0,2] "
+			      "at bytes [0,16) and id b [1,1] at bytes [8,24) are live together") != NULL,
+		  "%s", out);
 	free(out);
 }
 

@@ -117,9 +117,12 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 			ab_input_free(&in);
 			return ab_fail(err, -ENOMEM, "out of memory");
 		}
-		free(chk.message);
-		if (!chk.valid)
+		if (!chk.valid) {
 			r->status = "invalid";
+			snprintf(r->why, sizeof(r->why), "%s",
+				 chk.message ? chk.message : "?");
+		}
+		free(chk.message);
 	}
 	if (!strcmp(r->status, "ok") && r->first_plan_ns > budget_seconds * 1e9)
 		r->status = "timed_out";

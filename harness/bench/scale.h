@@ -34,6 +34,8 @@ struct ab_scale_result {
 	uint64_t load_rss_bytes, peak_rss_bytes;
 	uint64_t peak_bytes, lower_bound_bytes;
 	const char *status;          /* ok | timed_out | invalid | failed */
+	char why[512];               /* invalid: the checks' reason, naming
+					the buffers (cut to fit); else "" */
 	uint32_t threads;            /* the first plan's threads (1 or 2) */
 };
 

@@ -138,5 +138,10 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ab_scale_write_row(stdout, &r, a->header);
-	return fflush(stdout) ? EXIT_USAGE : 0;
+	if (fflush(stdout))
+		return EXIT_USAGE;
+	if (r.why[0]) /* the row says invalid; this says why */
+		fprintf(stderr, "arenabench: scale: %s: %s: invalid plan: %s\n",
+			a->pos[0], pl->name, r.why);
+	return 0;
 }
