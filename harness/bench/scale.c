@@ -60,6 +60,7 @@ static void on_result(void *user, size_t index,
 }
 
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
+		     const struct ab_tflite_options *tflite,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
 		     ab_scale_watch_fn watch, void *watch_user,
@@ -76,6 +77,8 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 	memset(r, 0, sizeof(*r));
 	r->status = "ok";
 	lo.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+	if (tflite)
+		lo.tflite = *tflite;
 	rc = ab_input_load(file, &lo, &in, err);
 	if (rc)
 		return rc;

@@ -47,8 +47,10 @@ typedef void (*ab_scale_watch_fn)(void *user, const struct ab_scale_result *r,
 				  bool starting);
 
 /* timer times the planner (the CLI's Google Benchmark, initialised
- * before); watch (may be NULL) is called around the first plan. */
+ * before); watch (may be NULL) is called around the first plan.  tflite
+ * (may be NULL): a model's dimension values (--dim), as plan loads it. */
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
+		     const struct ab_tflite_options *tflite,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
 		     ab_scale_watch_fn watch, void *watch_user,
