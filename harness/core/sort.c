@@ -149,7 +149,7 @@ int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank)
 		in_order &= t >= before;
 		before = t;
 	}
-	span = least < 0 ? UINT64_MAX : (uint64_t)(most + 1);
+	span = least < 0 ? UINT64_MAX : (uint64_t)most + 1;
 	if (in_order) {
 		for (size_t i = 0; i < n; i++)
 			rank[i] = (uint32_t)i;
