@@ -66,16 +66,11 @@ fi
 BIN=$1 SHARDS=$2 KEY=$3 REV=$4 DIRTY=$5 INPUT=$6
 shift 6
 
-mkdir -p "$SHARDS"
 tmp=$SHARDS/.tmp.$KEY.$$
-rm -rf "$tmp"
-mkdir "$tmp"
-# the pid whole or not at all (campaign-worker.sh --stop reads it)
-echo $$ > "$tmp/pid.new"
-mv "$tmp/pid.new" "$tmp/pid"
 # Stopped: stop the bench, leave nothing behind (the shard stays absent,
-# the campaign resumable).  The bench runs in the background so a signal
-# is handled at once, not when the bench ends.
+# the campaign resumable).  The traps are set before the folder is made,
+# so a signal as the worker starts leaves none.  The bench runs in the
+# background so a signal is handled at once, not when the bench ends.
 # A signal between starting the bench and learning its pid is kept in
 # $stopping and acted on as soon as the pid is known.
 child= stopping= starting=no
@@ -101,6 +96,12 @@ bench() {
 	[ -z "$stopping" ] || quit "$stopping"
 	wait "$child"
 }
+mkdir -p "$SHARDS"
+rm -rf "$tmp"
+mkdir "$tmp"
+# the pid whole or not at all (campaign-worker.sh --stop reads it)
+echo $$ > "$tmp/pid.new"
+mv "$tmp/pid.new" "$tmp/pid"
 
 host=$(uname -n)
 cpus=
