@@ -464,6 +464,62 @@ Test(sampling, catches_an_overlap_whose_starts_do_not_line_up)
 	ab_problem_free(&p);
 }
 
+/* An arena above 4 GiB is still run, sampled (its image is 1/512 of it):
+ * a at 5 GiB (16 KiB) and b 100 bytes above it (8 KiB), live together,
+ * share the sampled word at 5 GiB + 4096; placed apart they pass.  Full
+ * mode forced above 4 GiB is skipped (the geometric check alone runs).
+ * Above 128 GiB the stride doubles per doubling of the arena: at 300 GiB
+ * it is 16 KiB (300 GiB / 2^14 = 19.7 M words, / 2^13 = 39.3 M > 2^25),
+ * so the same 8 KiB overlap, which holds no multiple of 16 KiB, is not
+ * seen, while a 32 KiB b at the same place shares the word at
+ * 300 GiB + 16 KiB and is caught. */
+Test(sampling, an_arena_above_4_gib_is_sampled_not_skipped)
+{
+	const char *csv = "id,lower,upper,size\na,0,3,16384\nb,1,2,8192\n";
+	const char *wide = "id,lower,upper,size\na,0,3,65536\nb,1,2,32768\n";
+	const uint64_t five = 5ull << 30, big = 300ull << 30;
+	const uint64_t apart[] = { five, five + 16384 };
+	const uint64_t over[] = { five, five + 100 };
+	const uint64_t far[] = { big, big + 100 };
+	enum ab_exec_mode full = AB_EXEC_FULL, got;
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_check_result r;
+
+	cr_expect_eq(ab_exec_sample_shift(128ull << 30), 12);
+	cr_expect_eq(ab_exec_sample_shift((128ull << 30) + 4096), 13);
+	cr_expect_eq(ab_exec_sample_shift(big + 65536), 14);
+	csv_plan(csv, apart, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(got, AB_EXEC_SAMPLED, "auto mode: sampled, not skipped");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+
+	csv_plan(csv, over, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_STOMP);
+	cr_expect_eq(got, AB_EXEC_SAMPLED);
+	cr_expect_eq(r.a, 0, "victim a");
+	cr_expect_eq(r.b, 1, "culprit b");
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &full, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(got, AB_EXEC_SKIPPED, "full forced above 4 GiB: skipped");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+
+	csv_plan(csv, far, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID,
+		     "at 300 GiB an 8 KiB overlap holds no sampled word");
+	cr_expect_eq(got, AB_EXEC_SAMPLED);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+	csv_plan(wide, far, &p, &plan);
+	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_STOMP);
+	cr_expect_eq(got, AB_EXEC_SAMPLED);
+	cr_expect_eq(r.a, 0, "victim a");
+	cr_expect_eq(r.b, 1, "culprit b");
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 Test(sampling, graph_mode_catches_an_output_shifted_off_the_page_grid)
 {
 	struct fixture f;

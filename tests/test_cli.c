@@ -204,6 +204,26 @@ Test(cli, scale_stops_a_first_plan_at_its_budget)
 	free(out);
 }
 
+/* scale checks the plan it times: offline keeps a CSV's own offsets, here
+ * a (16 bytes at 0, live 0..2) and b (16 bytes at 8, live 1..1) overlap
+ * while both live, so the row is invalid (peak 24, bound 32), no time is
+ * taken (the three timing fields empty) and stderr says why. */
+Test(cli, scale_marks_an_overlapping_plan_invalid)
+{
+	char args[1024], *out;
+
+	write_file("ov.csv", "id,lower,upper,size,offset\na,0,3,16,0\nb,1,2,16,8\n");
+	snprintf(args, sizeof(args), "scale %s/ov.csv --planner offline --benchmark_repetitions=1", dir);
+	cr_assert_eq(run(args, &out), 0, "%s", out);
+	cr_expect(strncmp(out, "ov,2,2,offline,1,,,0,", strlen("ov,2,2,offline,1,,,0,")) == 0,
+		  "%s", out);
+	cr_expect(strstr(out, ",24,32,invalid,1\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "/ov.csv: offline: invalid plan: geometric check: buffers id a [0,2] "
+			      "at bytes [0,16) and id b [1,1] at bytes [8,24) are live together") != NULL,
+		  "%s", out);
+	free(out);
+}
+
 Test(cli, list_names_the_core_planners)
 {
 	char *out;

@@ -139,10 +139,11 @@ Test(object_sets, objsets_match_a_scan)
 	}
 }
 
-/* 32 steps in blocks of 4.  Layer 0: object 0 holds [0, 3] (block 0
- * whole), object 1 [2, 9] (a piece [2, 3], block 1 whole, a piece [8, 9]),
- * object 2 [13, 30], object 0 again [20, 20].  Layer 1: object 2 holds
- * [4, 11] twice (blocks 1 and 2 whole, counted twice), then loses one. */
+/* 32 steps in blocks of 4.  Layer 0: object 0 holds [0, 3] (block 0 as
+ * its start piece), object 1 [2, 9] (a start piece [2, 3], block 1 whole,
+ * a piece [8, 9]), object 2 [13, 30], object 0 again [20, 20].  Layer 1:
+ * object 2 holds [4, 11] twice (two start pieces [4, 7], block 2 whole,
+ * counted twice), then loses one. */
 Test(object_sets, objsets_by_hand)
 {
 	struct ab_objsets s;

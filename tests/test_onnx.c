@@ -194,6 +194,25 @@ Test(fixtures, symbolic_batch)
 	cr_expect_eq(in.graph.n_tensors, 0, "nothing else is held");
 }
 
+/* scale takes --dim as plan does: symbolic.onnx with N=5 is the problem
+ * above (3 buffers, at most 2 live at a step), so linear's row has peak
+ * 180 (60 + 60 + 60) and bound 120; without --dim it exits 2 naming 'N'. */
+Test(fixtures, scale_takes_dims)
+{
+	char cmd[2 * PATH_MAX], *out = NULL;
+	const char *want = "symbolic,3,2,linear,1,";
+
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench scale %s/symbolic.onnx --planner linear --dim N=5 "
+		 "--benchmark_repetitions=1 --benchmark_min_time=0.0001 2>&1", fx);
+	cr_expect_eq(tu_run(cmd, &out), 0, "%s", out);
+	cr_expect(strncmp(out, want, strlen(want)) == 0 && strstr(out, ",180,120,ok,1\n"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench scale %s/symbolic.onnx --planner linear 2>&1", fx);
+	cr_expect_eq(tu_run(cmd, &out), 2, "%s", out);
+	cr_expect(strstr(out, "unresolved symbolic dimension 'N'"), "%s", out);
+	free(out);
+}
+
 /* The missing names are listed once each, in order of first use, by exact
  * name ('D.1' is not taken for part of 'D.10'); one --dim less still lists
  * the rest.  A model that also fails a check not depending on dimensions

@@ -11,7 +11,7 @@
 #include "import/input.h"
 #include "bench/scale.h"
 #include "bench/timing.h"
-#include "check/validate.h"
+#include "check/check.h"
 
 static const char *const scale_columns =
 	"problem,buffers,max_live_buffers,planner,align,plan_ns,"
@@ -60,6 +60,7 @@ static void on_result(void *user, size_t index,
 }
 
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
+		     const struct ab_tflite_options *tflite,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
 		     ab_scale_watch_fn watch, void *watch_user,
@@ -68,7 +69,6 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 	struct ab_load_options lo = { 0 };
 	struct ab_input in;
 	struct ab_plan plan;
-	struct ab_check_result res;
 	struct scale_timing t = { 0 };
 	struct scale_ctx ctx;
 	double t0, c0;
@@ -77,6 +77,8 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 	memset(r, 0, sizeof(*r));
 	r->status = "ok";
 	lo.problem.lifetimes = AB_LIFETIMES_DEFAULT;
+	if (tflite)
+		lo.tflite = *tflite;
 	rc = ab_input_load(file, &lo, &in, err);
 	if (rc)
 		return rc;
@@ -105,12 +107,27 @@ int ab_scale_measure(const char *file, const struct ab_planner *pl,
 		watch(watch_user, r, false);
 	r->threads = plan.threads;
 	r->peak_rss_bytes = max_rss_bytes();
-	if (rc)
+	if (rc) {
 		r->status = "failed";
-	else if (ab_validate_plan(&in.problem, &plan, align, &res) !=
-		 AB_PLAN_VALID)
-		r->status = "invalid";
-	else if (r->first_plan_ns > budget_seconds * 1e9)
+	} else {
+		/* both checks, as every harness row (after the RSS reading:
+		 * the execution check's image is not the planner's) */
+		struct ab_check_outcome chk = { 0 };
+
+		if (ab_check_plan(ab_input_graph(&in), &in.problem, &plan,
+				  align, NULL, NULL, &chk)) {
+			ab_plan_free(&plan);
+			ab_input_free(&in);
+			return ab_fail(err, -ENOMEM, "out of memory");
+		}
+		if (!chk.valid) {
+			r->status = "invalid";
+			snprintf(r->why, sizeof(r->why), "%s",
+				 chk.message ? chk.message : "?");
+		}
+		free(chk.message);
+	}
+	if (!strcmp(r->status, "ok") && r->first_plan_ns > budget_seconds * 1e9)
 		r->status = "timed_out";
 	if (!strcmp(r->status, "ok")) {
 		const char *name = pl->name;

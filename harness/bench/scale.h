@@ -4,7 +4,8 @@
  * belongs to that planner and size alone): load FILE, plan it once with a
  * wall clock (the budget check), record the process's peak resident size
  * (getrusage ru_maxrss: loading plus planning, before anything else runs),
- * check the plan geometrically, and, when the first plan finished within
+ * check the plan both ways (check.h: geometric, then execution), and,
+ * when the first plan finished within
  * the budget, time the planner with Google Benchmark (median and standard
  * deviation over repetitions).  status is ok, timed_out (the first plan
  * took longer than the budget: no timing; with a watch that stops it at
@@ -33,6 +34,8 @@ struct ab_scale_result {
 	uint64_t load_rss_bytes, peak_rss_bytes;
 	uint64_t peak_bytes, lower_bound_bytes;
 	const char *status;          /* ok | timed_out | invalid | failed */
+	char why[512];               /* invalid: the checks' reason, naming
+					the buffers (cut to fit); else "" */
 	uint32_t threads;            /* the first plan's threads (1 or 2) */
 };
 
@@ -44,8 +47,10 @@ typedef void (*ab_scale_watch_fn)(void *user, const struct ab_scale_result *r,
 				  bool starting);
 
 /* timer times the planner (the CLI's Google Benchmark, initialised
- * before); watch (may be NULL) is called around the first plan. */
+ * before); watch (may be NULL) is called around the first plan.  tflite
+ * (may be NULL): a model's dimension values (--dim), as plan loads it. */
 int ab_scale_measure(const char *file, const struct ab_planner *pl,
+		     const struct ab_tflite_options *tflite,
 		     uint32_t align, double budget_seconds,
 		     const struct ab_timer *timer,
 		     ab_scale_watch_fn watch, void *watch_user,

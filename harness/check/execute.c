@@ -33,8 +33,9 @@ static uint64_t hash_str(uint64_t h, const char *s)
  * The arena as an image of words: word k holds the arena's bytes
  * [k * stride, k * stride + 8), byte j of it in bits 8j..8j+7.  Full mode
  * has stride 8, so the words tile the arena and every byte is kept.
- * Sampled mode keeps only the words at multiples of AB_EXEC_SAMPLE_STRIDE:
- * an image of peak / 512 words, whatever the arena's size, in which two
+ * Sampled mode keeps only the words at multiples of its stride (4 KiB, or
+ * coarser above AB_EXEC_SAMPLED_FINE_BYTES: ab_exec_sample_shift): an
+ * image of peak / 512 words, 2^25 at most, in which two
  * buffers that overlap own the same words inside their overlap.  A buffer
  * owns the bytes of a word that lie inside it: the words at its two ends
  * may be partly its own, and are written and compared under a byte mask.
@@ -560,6 +561,15 @@ enum ab_verdict ab_execute_plan(const struct ab_graph *g,
 	return v;
 }
 
+unsigned ab_exec_sample_shift(uint64_t peak)
+{
+	unsigned shift = AB_EXEC_SAMPLE_SHIFT;
+
+	while ((peak >> shift) > (AB_EXEC_SAMPLED_FINE_BYTES >> AB_EXEC_SAMPLE_SHIFT))
+		shift++;
+	return shift;
+}
+
 enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 				      const struct ab_problem *p,
 				      const struct ab_plan *plan,
@@ -587,14 +597,14 @@ enum ab_verdict ab_execute_plan_reuse(const struct ab_graph *g,
 			    ? AB_EXEC_SAMPLED
 			    : AB_EXEC_FULL;
 	}
-	if (plan->peak > AB_EXEC_MAX_ARENA_BYTES)
-		m = AB_EXEC_SKIPPED;
+	if (m == AB_EXEC_FULL && plan->peak > AB_EXEC_MAX_ARENA_BYTES)
+		m = force ? AB_EXEC_SKIPPED : AB_EXEC_SAMPLED;
 	if (mode)
 		*mode = m;
 	if (m == AB_EXEC_SKIPPED || p->n == 0)
 		return AB_PLAN_VALID;
-	ex.shift = m == AB_EXEC_SAMPLED ? AB_EXEC_SAMPLE_SHIFT : 3;
-	words = (plan->peak >> ex.shift) + 1; /* peak <= 4 GiB: no overflow */
+	ex.shift = m == AB_EXEC_SAMPLED ? ab_exec_sample_shift(plan->peak) : 3;
+	words = (plan->peak >> ex.shift) + 1; /* at most 2^29 + 1 (full) */
 	if (memory->cap < words) {
 		free(memory->words);
 		memory->cap = 0;

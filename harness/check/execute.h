@@ -11,14 +11,21 @@
 enum ab_exec_mode {
 	AB_EXEC_FULL,    /* every byte written and verified */
 	AB_EXEC_SAMPLED, /* the 8 bytes at every multiple of 4 KiB of the arena */
-	AB_EXEC_SKIPPED, /* the arena is too large to allocate */
+	AB_EXEC_SKIPPED, /* full mode forced on an arena above its limit */
 };
 const char *ab_exec_mode_name(enum ab_exec_mode m);
 
 /* Above these, the execution check samples. */
 #define AB_EXEC_FULL_MAX_BUFFERS 100000
 #define AB_EXEC_FULL_MAX_BYTES (128ull << 20)
+/* The largest arena full mode runs (its image is the arena): above it the
+ * check samples (a forced full mode is skipped instead).  Sampled mode
+ * keeps a word every 4 KiB up to an arena of AB_EXEC_SAMPLED_FINE_BYTES
+ * (an image of 256 MiB); above, every 2^k bytes for the least k that keeps
+ * the image at that size (ab_exec_sample_shift): 8 KiB up to 256 GiB, 16
+ * KiB up to 512 GiB, and so on.  No arena is too large to sample. */
 #define AB_EXEC_MAX_ARENA_BYTES (4ull << 30)
+#define AB_EXEC_SAMPLED_FINE_BYTES (128ull << 30)
 
 /*
  * What each mode catches.  The check keeps an image of the arena's words:
@@ -41,6 +48,11 @@ const char *ab_exec_mode_name(enum ab_exec_mode m);
  */
 #define AB_EXEC_SAMPLE_SHIFT 12
 #define AB_EXEC_SAMPLE_STRIDE (1ull << AB_EXEC_SAMPLE_SHIFT)
+
+/* log2 of the sampled mode's stride for an arena of peak bytes: 12 (4 KiB)
+ * up to AB_EXEC_SAMPLED_FINE_BYTES, then one more per doubling.  What the
+ * check guarantees (above) holds with this stride in place of 4 KiB. */
+unsigned ab_exec_sample_shift(uint64_t peak);
 
 /*
  * The execution check: run the schedule on an image of an arena of the

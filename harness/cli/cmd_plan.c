@@ -213,9 +213,12 @@ int cmd_plan(struct args *a)
 		fprintf(so, "spilled:      %" PRIu64 " bytes outside tier '%s'\n",
 		       row.spilled_bytes, a->tiers.tier[0].name);
 	}
-	fprintf(so, "valid:        %s (geometric check; execution check %s%s)\n",
-	       row.check.valid ? "yes" : "NO", ab_exec_mode_name(row.check.exec_mode),
-	       row.tiered ? "; tier capacities" : "");
+	fprintf(so, "valid:        %s (geometric check; execution check %s",
+	       row.check.valid ? "yes" : "NO", ab_exec_mode_name(row.check.exec_mode));
+	if (row.check.exec_mode == AB_EXEC_SAMPLED) /* what it guarantees */
+		fprintf(so, " every %" PRIu64 " KiB",
+			(uint64_t)1 << (ab_exec_sample_shift(plan.peak) - 10));
+	fprintf(so, "%s)\n", row.tiered ? "; tier capacities" : "");
 	free(options);
 	code = row.check.valid ? 0 : EXIT_INVALID;
 	if (!row.check.valid)

@@ -1,6 +1,6 @@
 /*
  * `arenabench scale FILE --planner P [--align A] [--budget-seconds S]
- * [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
+ * [--dim NAME=VALUE...] [--dims-file F] [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
  * CSV row on stdout.  Exit 0 when measured (status ok, timed_out or
  * invalid is in the row), 2 bad usage or input.  A first plan still
  * running at S seconds (wall) is stopped there: an interval timer's
@@ -114,13 +114,14 @@ int cmd_scale(struct args *a, int argc, char **argv)
 {
 	struct ab_error err = { { 0 } };
 	struct ab_scale_result r;
+	struct ab_tflite_options tflite;
 	const struct ab_planner *pl;
 
 	if (!a)
 		return strcmp(argv[2], "--write-meta") ? sort_reference(argc, argv)
 						       : write_meta(argc, argv);
 	if (a->n_pos != 1 || !a->planners || a->n_aligns != 1) {
-		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--header] [--benchmark_*]\n"
+		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--dim NAME=VALUE...] [--header] [--benchmark_*]\n"
 				"       arenabench scale --sort-reference N | --write-meta PATH [WORDS...]\n");
 		return EXIT_USAGE;
 	}
@@ -132,11 +133,22 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		fprintf(stderr, "arenabench: %s\n", e.msg);
 		return EXIT_USAGE;
 	}
-	if (ab_scale_measure(a->pos[0], pl, a->aligns[0], a->budget_seconds,
+	tflite = a->load.tflite;
+	if (a->dims_file.n &&
+	    ab_dims_for_input(&a->dims_file, a->pos[0], &a->load.tflite, &tflite, &err)) {
+		fprintf(stderr, "arenabench: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (ab_scale_measure(a->pos[0], pl, &tflite, a->aligns[0], a->budget_seconds,
 			     &ab_google_benchmark, watch_first_plan, a, &r, &err)) {
 		fprintf(stderr, "arenabench: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
 	ab_scale_write_row(stdout, &r, a->header);
-	return fflush(stdout) ? EXIT_USAGE : 0;
+	if (fflush(stdout))
+		return EXIT_USAGE;
+	if (r.why[0]) /* the row says invalid; this says why */
+		fprintf(stderr, "arenabench: scale: %s: %s: invalid plan: %s\n",
+			a->pos[0], pl->name, r.why);
+	return 0;
 }

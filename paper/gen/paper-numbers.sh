@@ -158,12 +158,14 @@ awk '
 	/^#define AB_EXEC_FULL_MAX_BUFFERS / { nb = $3 }
 	/^#define AB_EXEC_FULL_MAX_BYTES / { mb = $3; sub(/^\(/, "", mb); sub(/ull$/, "", mb) ; sh = $5; sub(/\)$/, "", sh) }
 	/^#define AB_EXEC_MAX_ARENA_BYTES / { ab = $3; sub(/^\(/, "", ab); sub(/ull$/, "", ab); ash = $5; sub(/\)$/, "", ash) }
+	/^#define AB_EXEC_SAMPLED_FINE_BYTES / { sb = $3; sub(/^\(/, "", sb); sub(/ull$/, "", sb); ssh = $5; sub(/\)$/, "", ssh) }
 	function unit(v, s) { return s == 30 ? v "\\,GiB" : s == 20 ? v "\\,MiB" : s == 10 ? v "\\,KiB" : v "\\,B" }
 	END {
-		if (nb == "" || mb == "" || ab == "") { print "paper: the AB_EXEC_* limits are not in harness/check/execute.h" > "/dev/stderr"; exit 1 }
+		if (nb == "" || mb == "" || ab == "" || sb == "") { print "paper: the AB_EXEC_* limits are not in harness/check/execute.h" > "/dev/stderr"; exit 1 }
 		printf "\\newcommand{\\ExecFullMaxBuffers}{%s}\n", nb
 		printf "\\newcommand{\\ExecFullMaxBytes}{%s}\n", unit(mb, sh)
 		printf "\\newcommand{\\ExecMaxArena}{%s}\n", unit(ab, ash)
+		printf "\\newcommand{\\ExecSampledFineArena}{%s}\n", unit(sb, ssh)
 	}' harness/check/execute.h > "$gen.tmp/code-facts.tex"
 
 # The corpus section, from the families in the results only.

@@ -312,9 +312,24 @@ static int time_local_order(const uint32_t *order, size_t m,
 		goto out;
 	rc = 0;
 	for (size_t j0 = 0, bq = 0; j0 < m && !rc; j0 = ends[bq++]) {
-		size_t nb = ends[bq] - j0;
+		size_t nb = ends[bq] - j0, q0;
 		const uint32_t *bo = order + j0; /* the batch, by slot */
 
+		/* already by first use (first_fit_in_order's batches): the sort
+		 * is stable and every batch-mate a buffer waits for comes before
+		 * it, so the schedule is the batch as it is; the scan below would
+		 * look at every batch-mate within reach for nothing */
+		for (q0 = 1; !backward && q0 < nb; q0++)
+			if (r->first[bo[q0]] < r->first[bo[q0 - 1]])
+				break;
+		if (!backward && q0 >= nb) {
+			for (size_t q = 0; q < nb; q++) {
+				sched[out] = bo[q];
+				sched_first[out] = r->first[bo[q]];
+				sched_last[out++] = r->last[bo[q]];
+			}
+			continue;
+		}
 		for (size_t q = 0; q < nb; q++) {
 			ki[q].key = (uint32_t)r->first[bo[q]];
 			ki[q].index = (uint32_t)q;

@@ -63,6 +63,34 @@ static void span_split(int32_t first, int32_t last, unsigned shift,
 		sp->lo = sp->hi;
 }
 
+/* [first, last] for ab_objsets: the first block is always a piece (the
+ * interval's start piece, so every start is found among its block's
+ * pieces), then the whole blocks [lo, hi) and a piece in the last block
+ * when the interval ends inside it. */
+static void span_split_start(int32_t first, int32_t last, unsigned shift,
+			     struct span *sp)
+{
+	size_t mask = ((size_t)1 << shift) - 1, f = (size_t)first,
+	       l = (size_t)last;
+
+	sp->bf = f >> shift;
+	sp->bl = l >> shift;
+	sp->block[0] = sp->bf;
+	sp->first[0] = first;
+	sp->last[0] = sp->bf == sp->bl ? last : (int32_t)(f | mask);
+	sp->parts = 1;
+	sp->lo = sp->hi = sp->bf + 1;
+	if (sp->bf == sp->bl)
+		return;
+	sp->hi = sp->bl + ((l & mask) == mask);
+	if ((l & mask) != mask) {
+		sp->block[1] = sp->bl;
+		sp->first[1] = (int32_t)(l & ~mask);
+		sp->last[1] = last;
+		sp->parts = 2;
+	}
+}
+
 static size_t pow2_at_least(size_t x)
 {
 	size_t p = 1;
@@ -169,7 +197,7 @@ static bool count_take(struct ab_objsets *s, uint64_t key)
 
 /* ------------------------------------------------------------ ab_objsets */
 
-enum { COVER, SUB };
+enum { COVER, STARTS };
 
 /* The word w of (node v, kind, layer): a row of words per (node, kind,
  * layer), the layers' rows side by side, so a query reads one line a
@@ -260,16 +288,16 @@ static bool bit_of(const struct ab_objsets *s, size_t v, unsigned layer,
 	return s->bits[word_index(s, v, o / 64, layer, kind)] >> (o % 64) & 1;
 }
 
-/* Sets object's sub bit at v and above, up to a node that has it (sub of
- * a node includes its children's). */
-static void sub_set_up(struct ab_objsets *s, size_t v, unsigned layer,
-		       uint32_t object)
+/* Sets object's STARTS bit at v and above, up to a node that has it (a
+ * node's bit is its children's OR). */
+static void starts_set_up(struct ab_objsets *s, size_t v, unsigned layer,
+			  uint32_t object)
 {
 	uint64_t bit = 1ull << (object % 64);
 
 	for (; v; v >>= 1) {
 		uint64_t *word = &s->bits[word_index(s, v, object / 64, layer,
-						     SUB)];
+						     STARTS)];
 
 		if (*word & bit)
 			return;
@@ -282,32 +310,33 @@ static struct ab_objsets_piece *slot_pieces(struct ab_objsets_slot *b)
 	return b->ext ? b->ext : b->in;
 }
 
-static bool slot_has(struct ab_objsets_slot *b, unsigned layer,
-		     uint32_t object)
+/* Does the block still hold the start piece of an interval of object? */
+static bool slot_has_start(struct ab_objsets_slot *b, unsigned layer,
+			   uint32_t object)
 {
 	const struct ab_objsets_piece *pc = slot_pieces(b);
 
 	for (uint32_t k = 0; k < b->n; k++)
-		if (pc[k].object == object && (pc[k].layers >> layer & 1))
+		if (pc[k].object == object && pc[k].starts &&
+		    (pc[k].layers >> layer & 1))
 			return true;
 	return false;
 }
 
-/* After a removal under v: object's sub bits from v up, recomputed
- * until one does not change. */
-static void sub_fix_up(struct ab_objsets *s, size_t v, unsigned layer,
-		       uint32_t object)
+/* After a start piece left leaf v's block: object's STARTS bits from v
+ * up, recomputed until one does not change. */
+static void starts_fix_up(struct ab_objsets *s, size_t v, unsigned layer,
+			  uint32_t object)
 {
 	for (; v; v >>= 1) {
-		bool want = bit_of(s, v, layer, COVER, object) ||
-			    (v >= s->leaves
-				     ? slot_has(&s->slot[v - s->leaves], layer,
-						object)
-				     : bit_of(s, 2 * v, layer, SUB, object) ||
-					       bit_of(s, 2 * v + 1, layer, SUB,
-						      object));
+		bool want = v >= s->leaves
+				    ? slot_has_start(&s->slot[v - s->leaves],
+						     layer, object)
+				    : bit_of(s, 2 * v, layer, STARTS, object) ||
+					      bit_of(s, 2 * v + 1, layer, STARTS,
+						     object);
 		uint64_t *word = &s->bits[word_index(s, v, object / 64, layer,
-						     SUB)];
+						     STARTS)];
 
 		if (want == (bool)(*word >> (object % 64) & 1))
 			return;
@@ -346,19 +375,19 @@ int ab_objsets_add(struct ab_objsets *s, unsigned layer, uint32_t object,
 	size_t v[128];
 	unsigned n_nodes;
 
-	span_split(first, last, s->shift, &sp);
+	span_split_start(first, last, s->shift, &sp);
 	for (int k = 0; k < sp.parts; k++) {
 		int32_t base = (int32_t)(sp.block[k] << s->shift);
 		int rc = slot_push(&s->slot[sp.block[k]],
 				   (struct ab_objsets_piece){
 					   object, (uint8_t)(sp.first[k] - base),
 					   (uint8_t)(sp.last[k] - base),
-					   (uint8_t)(1u << layer), 0 });
+					   (uint8_t)(1u << layer), k == 0 });
 
 		if (rc)
 			return rc;
-		sub_set_up(s, s->leaves + sp.block[k], layer, object);
 	}
+	starts_set_up(s, s->leaves + sp.bf, layer, object);
 	n_nodes = canonical_nodes(sp.lo + s->leaves, sp.hi + s->leaves, v);
 	for (unsigned k = 0; k < n_nodes; k++) {
 		uint64_t *word = &s->bits[word_index(s, v[k], object / 64,
@@ -372,7 +401,6 @@ int ab_objsets_add(struct ab_objsets *s, unsigned layer, uint32_t object,
 				return rc;
 		}
 		*word |= bit;
-		sub_set_up(s, v[k], layer, object);
 	}
 	return 0;
 }
@@ -384,7 +412,7 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 	size_t v[128];
 	unsigned n_nodes;
 
-	span_split(first, last, s->shift, &sp);
+	span_split_start(first, last, s->shift, &sp);
 	for (int k = 0; k < sp.parts; k++) {
 		struct ab_objsets_slot *b = &s->slot[sp.block[k]];
 		struct ab_objsets_piece *pc = slot_pieces(b);
@@ -394,13 +422,14 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 
 		for (uint32_t i = 0; i < b->n; i++) {
 			if (pc[i].object == object && pc[i].first == f &&
-			    pc[i].last == l && (pc[i].layers >> layer & 1)) {
+			    pc[i].last == l && pc[i].starts == (k == 0) &&
+			    (pc[i].layers >> layer & 1)) {
 				pc[i] = pc[--b->n];
 				break;
 			}
 		}
-		sub_fix_up(s, s->leaves + sp.block[k], layer, object);
 	}
+	starts_fix_up(s, s->leaves + sp.bf, layer, object);
 	n_nodes = canonical_nodes(sp.lo + s->leaves, sp.hi + s->leaves, v);
 	for (unsigned k = 0; k < n_nodes; k++) {
 		if (!(s->removable >> layer & 1) ||
@@ -408,54 +437,68 @@ void ab_objsets_remove(struct ab_objsets *s, unsigned layer, uint32_t object,
 			continue;
 		s->bits[word_index(s, v[k], object / 64, layer, COVER)] &=
 			~(1ull << (object % 64));
-		sub_fix_up(s, v[k], layer, object);
 	}
 }
 
+/* An interval [F, L] meets [first, last] when it holds first (F <= first
+ * <= L) or starts after it (first < F <= last).  Holding first: cover on
+ * the path from first's block to the root, or a piece of that block
+ * around first.  Starting after: a start piece later in first's block,
+ * STARTS of the canonical nodes of the whole blocks between the two end
+ * blocks, or a start piece in last's block up to last. */
 size_t ab_objsets_first_without(struct ab_objsets *s, unsigned layer,
 				int32_t first, int32_t last, size_t m)
 {
-	struct span sp;
-	size_t n_sub = 0, n_at, words = (m + 63) / 64, u, v;
+	size_t bf = (size_t)first >> s->shift, bl = (size_t)last >> s->shift;
+	size_t n_at = 0, words = (m + 63) / 64;
 
 	if (!m)
 		return 0;
-	span_split(first, last, s->shift, &sp);
-	for (int k = 0; k < sp.parts; k++)
-		__builtin_prefetch(&s->slot[sp.block[k]]);
-	/* sub of the canonical nodes of the whole blocks */
-	for (size_t a = sp.lo + s->leaves, z = sp.hi + s->leaves; a < z;
+	__builtin_prefetch(&s->slot[bf]);
+	if (bl != bf)
+		__builtin_prefetch(&s->slot[bl]);
+	for (size_t u = s->leaves + bf; u; u >>= 1)
+		s->at[n_at++] = word_index(s, u, 0, layer, COVER);
+	for (size_t a = s->leaves + bf + 1, z = s->leaves + bl; a < z;
 	     a >>= 1, z >>= 1) {
 		if (a & 1)
-			s->at[n_sub++] = word_index(s, a++, 0, layer, SUB);
+			s->at[n_at++] = word_index(s, a++, 0, layer, STARTS);
 		if (z & 1)
-			s->at[n_sub++] = word_index(s, --z, 0, layer, SUB);
+			s->at[n_at++] = word_index(s, --z, 0, layer, STARTS);
 	}
-	/* cover of every node above the end blocks: an interval that covers
-	 * a node holding part of [first, last] meets it */
-	n_at = n_sub;
-	for (u = s->leaves + sp.bf, v = s->leaves + sp.bl; u != v;
-	     u >>= 1, v >>= 1) {
-		s->at[n_at++] = word_index(s, u, 0, layer, COVER);
-		s->at[n_at++] = word_index(s, v, 0, layer, COVER);
-	}
-	for (; u; u >>= 1)
-		s->at[n_at++] = word_index(s, u, 0, layer, COVER);
 	for (size_t i = 0; i < n_at; i++) /* while the pieces are read */
 		__builtin_prefetch(&s->bits[s->at[i]]);
-	if (sp.parts) /* pieces of any object reserved land in acc */
-		memset(s->acc, 0, s->words * sizeof(*s->acc));
-	for (int k = 0; k < sp.parts; k++) {
-		struct ab_objsets_slot *b = &s->slot[sp.block[k]];
+	/* pieces of any object reserved land in acc */
+	memset(s->acc, 0, s->words * sizeof(*s->acc));
+	{
+		struct ab_objsets_slot *b = &s->slot[bf];
 		const struct ab_objsets_piece *pc = slot_pieces(b);
-		int32_t base = (int32_t)(sp.block[k] << s->shift);
-		uint8_t f = (uint8_t)(sp.first[k] - base),
-			l = (uint8_t)(sp.last[k] - base);
+		int32_t base = (int32_t)(bf << s->shift);
+		uint8_t f = (uint8_t)(first - base),
+			l = (uint8_t)(bl == bf ? last - base
+					       : (int32_t)((1u << s->shift) - 1));
 
 		/* no branch on the steps: they meet at random */
 		for (uint32_t i = 0; i < b->n; i++) {
-			uint64_t meets = (uint64_t)(pc[i].first <= l) &
-					 (uint64_t)(pc[i].last >= f) &
+			uint64_t holds = (uint64_t)(pc[i].first <= f) &
+					 (uint64_t)(pc[i].last >= f);
+			uint64_t after = (uint64_t)pc[i].starts &
+					 (uint64_t)(pc[i].first > f) &
+					 (uint64_t)(pc[i].first <= l);
+
+			s->acc[pc[i].object / 64] |=
+				((holds | after) & (uint64_t)(pc[i].layers >> layer))
+				<< (pc[i].object % 64);
+		}
+	}
+	if (bl != bf) {
+		struct ab_objsets_slot *b = &s->slot[bl];
+		const struct ab_objsets_piece *pc = slot_pieces(b);
+		uint8_t l = (uint8_t)(last - (int32_t)(bl << s->shift));
+
+		for (uint32_t i = 0; i < b->n; i++) {
+			uint64_t meets = (uint64_t)pc[i].starts &
+					 (uint64_t)(pc[i].first <= l) &
 					 (uint64_t)(pc[i].layers >> layer);
 
 			s->acc[pc[i].object / 64] |= meets
@@ -463,7 +506,7 @@ size_t ab_objsets_first_without(struct ab_objsets *s, unsigned layer,
 		}
 	}
 	for (size_t w = 0; w < words; w++) {
-		uint64_t x = sp.parts ? s->acc[w] : 0, free_bits;
+		uint64_t x = s->acc[w], free_bits;
 
 		for (size_t i = 0; i < n_at; i++)
 			x |= s->bits[s->at[i] + w];

@@ -5,19 +5,22 @@
  *
  * ab_objsets: (object, interval) pairs over steps [0, steps), answering
  * "the first object below m none of whose intervals meets [first, last]"
- * a word of 64 objects at a time.  A segment tree over blocks of
- * 2^shift steps; each node has two bitsets over the objects: cover (an
- * interval covers the node's blocks, and this node is one of its
- * canonical pieces) and sub (cover here or below, or a partial piece in
- * the node's blocks).  A piece of an interval covering part of a block is
- * kept in that block's list.  A query ORs sub over the canonical nodes of
- * the range's whole blocks, cover over the two paths from its end blocks
- * to the root, and the partial pieces of its end blocks that meet it:
- * O(W log(T / B) + pieces) for W = m / 64, stopping at the first word
- * with a clear bit.  Adding is O(log(T / B)) plus a piece.  A removable
+ * a word of 64 objects at a time.  An interval [F, L] meets the range
+ * when it holds first (F <= first <= L) or starts inside it (first < F <=
+ * last).  A segment tree over blocks of 2^shift steps; each node has two
+ * bitsets over the objects: cover (an interval covers the node's blocks,
+ * and this node is one of its canonical pieces) and starts (an interval
+ * starts in one of the node's blocks).  An interval's first block always
+ * keeps it as a piece (its start piece), and so does its last block when
+ * it ends inside it; the blocks between are its canonical cover.  A query
+ * ORs cover on the one path from first's block to the root, starts over
+ * the canonical nodes of the whole blocks strictly between the two end
+ * blocks, and the pieces of the two end blocks that hold first or start
+ * in the range: O(W log(T / B) + pieces) for W = m / 64, stopping at the
+ * first word with a clear bit.  Adding is O(log(T / B)) plus two pieces;
+ * removing the same, its starts bits recomputed on one path.  A removable
  * layer counts in a hash table the intervals per (node, object) of cover
- * beyond the first (rare: two intervals of one object over the same node)
- * and recomputes the sub bits up the paths when one is removed.
+ * beyond the first (rare: two intervals of one object over the same node).
  * Memory: 2 bitsets of W words on 2 L nodes (L = blocks rounded up to a
  * power of two), ab_objsets_bytes, plus 8 bytes a piece.
  *
@@ -42,7 +45,7 @@ struct ab_objsets_piece {
 	uint32_t object;
 	uint8_t first, last;       /* steps within the block */
 	uint8_t layers;            /* a bit a layer */
-	uint8_t unused;
+	uint8_t starts;            /* the interval's first piece */
 };
 
 /* A block's pieces: inline up to AB_OBJSETS_INLINE (a slot is 256
@@ -69,7 +72,7 @@ struct ab_objsets {
 	unsigned removable;        /* a bit a layer that removes */
 	size_t blocks, leaves;     /* leaves: power of two >= blocks */
 	size_t words;              /* bitset words a node and layer */
-	uint64_t *bits;            /* per node, word, layer: cover, sub */
+	uint64_t *bits;            /* per node, word, layer: cover, starts */
 	struct ab_objsets_slot *slot; /* per block */
 	struct ab_objsets_count *count; /* extras: hash, linear probing */
 	size_t count_cap, count_used;

@@ -9,7 +9,9 @@
 # One process per (planner, problem): `arenabench scale` plans once with a
 # wall clock (the budget: a first plan still running at the budget is
 # stopped there, status timed_out), reads its own getrusage peak (loading +
-# planning), validates, then times the planner with Google Benchmark.
+# planning), checks the plan both ways (geometric and execution, as every
+# bench row; status invalid when either fails), then times the planner
+# with Google Benchmark.
 # Measurements run one after another, never two at once; SCALING_PIN=CPU
 # pins them to one core with taskset (then that core should be idle).
 #
