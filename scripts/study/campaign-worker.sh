@@ -4,6 +4,7 @@
 # binary) or in a Slurm task.  Needs only sh, coreutils and util-linux.
 #
 #   sh campaign-worker.sh BIN SHARDS KEY REVISION DIRTY INPUT [BENCH_FLAGS...]
+#   sh campaign-worker.sh --stop SHARDS
 #
 # Plans INPUT with `BIN bench`, pinned to one CPU of this host that no other
 # arenabench shard on the host holds (a flock per CPU under
@@ -20,26 +21,65 @@
 # of many inputs.
 # Exit: 0 (also when some plan was invalid: the .meta says so), else the
 # bench's or the signal's status.
+#
+# --stop SHARDS (campaign.sh, when it is stopped; here and on each host):
+# sends SIGTERM to every worker that wrote its pid in SHARDS and is still
+# running, then waits for them to end (each removes its folder), at most
+# 5 s.  A worker writes its pid whole (a temporary file renamed) into its
+# folder SHARDS/.tmp.KEY.PID; a pid is signalled only when it is the
+# folder's PID and /proc/PID/cmdline still names this script and KEY, so
+# a pid the system has reused for another process is left alone.
 set -eu
+if [ "${1:-}" = --stop ]; then
+	[ $# = 2 ] || { echo "campaign-worker.sh: usage: --stop SHARDS" >&2; exit 2; }
+	pids=
+	for f in "$2"/.tmp.*/pid; do
+		[ -f "$f" ] || continue
+		d=${f%/pid}
+		p=$(cat "$f" 2>/dev/null) || continue
+		key=${d##*/.tmp.}
+		[ -n "$p" ] && [ "$p" = "${key##*.}" ] || continue
+		key=${key%.*}
+		{ tr '\0' '\n' < "/proc/$p/cmdline"; } 2>/dev/null |
+			awk -v k="$key" '$0 == k { key = 1 } /(^|\/)campaign-worker\.sh$/ { me = 1 } END { exit !(key && me) }' ||
+			continue
+		kill -TERM "$p" 2>/dev/null && pids="$pids $p"
+	done
+	# running PID: not gone, nor a zombie (an orphan waits for init to
+	# reap it, which may take a second)
+	running() {
+		st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+		st=${st##*) }
+		[ "${st%% *}" != Z ]
+	}
+	n=50
+	while [ -n "$pids" ] && [ "$n" -gt 0 ]; do
+		alive=
+		for p in $pids; do running "$p" && alive="$alive $p"; done
+		pids=$alive
+		[ -z "$pids" ] || sleep 0.1
+		n=$((n - 1))
+	done
+	exit 0
+fi
 [ $# -ge 6 ] || { echo "campaign-worker.sh: usage: BIN SHARDS KEY REVISION DIRTY INPUT [FLAGS...]" >&2; exit 2; }
 BIN=$1 SHARDS=$2 KEY=$3 REV=$4 DIRTY=$5 INPUT=$6
 shift 6
 
-mkdir -p "$SHARDS"
 tmp=$SHARDS/.tmp.$KEY.$$
-rm -rf "$tmp"
-mkdir "$tmp"
-echo $$ > "$tmp/pid"
 # Stopped: stop the bench, leave nothing behind (the shard stays absent,
-# the campaign resumable).  The bench runs in the background so a signal
-# is handled at once, not when the bench ends.
+# the campaign resumable).  The traps are set before the folder is made,
+# so a signal as the worker starts leaves none.  The bench runs in the
+# background so a signal is handled at once, not when the bench ends.
 # A signal between starting the bench and learning its pid is kept in
 # $stopping and acted on as soon as the pid is known.
 child= stopping= starting=no
 quit() {
 	stopping=$1
 	[ -n "$child" ] || [ "$starting" = no ] || return 0
-	trap - INT TERM HUP
+	# a second signal (GNU parallel's and the runner's can both come)
+	# must not cut this short and leave the bench running
+	trap '' INT TERM HUP
 	[ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true
 	rm -rf "$tmp"
 	exit "$1"
@@ -56,6 +96,12 @@ bench() {
 	[ -z "$stopping" ] || quit "$stopping"
 	wait "$child"
 }
+mkdir -p "$SHARDS"
+rm -rf "$tmp"
+mkdir "$tmp"
+# the pid whole or not at all (campaign-worker.sh --stop reads it)
+echo $$ > "$tmp/pid.new"
+mv "$tmp/pid.new" "$tmp/pid"
 
 host=$(uname -n)
 cpus=
