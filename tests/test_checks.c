@@ -85,6 +85,50 @@ Test(geometric, rejects_overlap_of_buffers_live_together)
 	teardown(&f);
 }
 
+/* 100 buffers of 10 bytes, all live at step 0, buffer i at 10 i but three
+ * moved: 41 to 415, 70 to 695, 99 to 985.  The sweep takes the buffers in
+ * index order (one start time, ties by index).  41 [415,425) comes in
+ * beside its predecessor 40 [400,410) with no successor yet; 42 [420,430)
+ * then finds its predecessor 41 ending at 425: the pair (41, 42),
+ * reported before the later overlaps (69 [690,700) with 70 [695,705), 98
+ * [980,990) with 99 [985,995)) although more newcomers than the
+ * comparisons' lag follow it.  With 41 back at 410 the first is (69, 70);
+ * with 70 back too, (98, 99), the last newcomer's. */
+Test(geometric, reports_the_first_overlap_in_sweep_order)
+{
+	struct ab_problem p = { 0 };
+	struct ab_plan plan = { 0 };
+	struct ab_check_result r;
+
+	cr_assert_eq(ab_problem_alloc(&p, 100), 0);
+	p.steps = 1;
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	for (size_t i = 0; i < p.n; i++) {
+		p.buf[i] = (struct ab_buffer){ .size = 10, .align = 1, .first = 0, .last = 0 };
+		plan.offset[i] = 10 * i;
+	}
+	plan.offset[41] = 415;
+	plan.offset[70] = 695;
+	plan.offset[99] = 985;
+	ab_plan_finish_single(&plan, &p);
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 41);
+	cr_expect_eq(r.b, 42);
+	plan.offset[41] = 410;
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 69);
+	cr_expect_eq(r.b, 70);
+	plan.offset[70] = 700;
+	cr_assert_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_OVERLAP);
+	cr_expect_eq(r.a, 98);
+	cr_expect_eq(r.b, 99);
+	plan.offset[99] = 990;
+	ab_plan_finish_single(&plan, &p);
+	cr_expect_eq(ab_validate_plan(&p, &plan, 1, &r), AB_PLAN_VALID);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
 Test(geometric, allows_overlap_of_buffers_never_live_together)
 {
 	struct fixture f;
@@ -236,6 +280,46 @@ Test(execution, problem_mode_checks_csv_intervals)
 	cr_expect_eq(ab_execute_plan(NULL, &p, &plan,
 				     NULL, NULL, NULL),
 		     AB_PLAN_VALID);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+}
+
+/* a: 11 image words (88 bytes in full mode, 11 * 4096 in sampled), live
+ * [0,3); b: 8 bytes, live [1,3), over a's word w: the one shared word is
+ * a's first, last or any middle one (the middle ones are written and
+ * compared two at a time, then one), and each is caught when a is read
+ * at its last use, step 2, b the culprit. */
+Test(execution, catches_a_stomp_on_every_word_of_a_buffer)
+{
+	const char *csv = "id,lower,upper,size\na,0,3,45056\nb,1,3,8\n";
+	static const enum ab_exec_mode modes[] = { AB_EXEC_FULL, AB_EXEC_SAMPLED };
+	struct ab_problem p;
+	struct ab_plan plan;
+	struct ab_error err;
+	struct ab_check_result r;
+
+	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
+	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	for (int m = 0; m < 2; m++) {
+		uint64_t stride = modes[m] == AB_EXEC_FULL ? 8 : AB_EXEC_SAMPLE_STRIDE;
+
+		p.buf[0].size = 11 * stride;
+		for (uint64_t w = 0; w < 11; w++) {
+			plan.offset[0] = 0;
+			plan.offset[1] = w * stride;
+			ab_plan_finish_single(&plan, &p);
+			cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &modes[m], NULL, &r),
+				     AB_PLAN_STOMP, "mode %d word %llu", m,
+				     (unsigned long long)w);
+			cr_expect_eq(r.a, 0);
+			cr_expect_eq(r.b, 1);
+			cr_expect_eq(r.step, 2);
+		}
+		plan.offset[1] = 11 * stride;
+		ab_plan_finish_single(&plan, &p);
+		cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &modes[m], NULL, NULL),
+			     AB_PLAN_VALID);
+	}
 	ab_plan_free(&plan);
 	ab_problem_free(&p);
 }

@@ -445,6 +445,46 @@ static void expect_same_verdict(const struct ab_problem *p,
 	}
 }
 
+/* The validator sorts by address with the index packed below each offset
+ * when the offsets leave room (below 2^56 for these problems of at most
+ * 160 buffers), else (offset, index) pairs: the same plans, valid and
+ * with a buffer moved onto a live one, at their offsets and 2^60 above,
+ * give the pairwise check's verdicts both ways. */
+Test(mechanics, validator_matches_pairwise_either_sort)
+{
+	const struct ab_planner *pl = ab_planner_find("size_first_fit");
+
+	cr_assert_not_null(pl);
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		struct ab_problem p = { 0 };
+		struct ab_plan_options o = { .align = 1 };
+		struct ab_plan plan;
+		uint64_t s = seed;
+
+		random_problem(seed, &p);
+		cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+		cr_assert_eq(pl->plan(&p, &o, &plan), 0);
+		for (int moved = 0; moved < 2; moved++) {
+			if (moved && p.n > 1) {
+				size_t i = tu_rng_below(&s, p.n), j = (i + 1) % p.n;
+
+				plan.offset[i] = plan.offset[j];
+			}
+			for (int high = 0; high < 2; high++) {
+				for (size_t i = 0; i < p.n; i++)
+					plan.offset[i] += high ? 1ull << 60 : 0;
+				ab_plan_finish_single(&plan, &p);
+				expect_same_verdict(&p, &plan, 1, seed,
+						    high ? "offsets past 2^60" : "offsets as planned");
+				for (size_t i = 0; i < p.n; i++)
+					plan.offset[i] -= high ? 1ull << 60 : 0;
+			}
+		}
+		ab_plan_free(&plan);
+		ab_problem_free(&p);
+	}
+}
+
 Test(mechanics, validator_matches_pairwise)
 {
 	const struct ab_planner *pl = ab_planner_find("size_first_fit");
@@ -951,7 +991,9 @@ static int by_key_then_index(const void *a, const void *b)
  * must keep their input order.  Keys vary in a band of bits [lo, lo+w)
  * (the sort sorts only the bits that differ, in even passes of up to 8
  * or 11 bits), constant bits above and below; sizes around the
- * insertion-sort cut (64) and the 8/11-bit cut (65536). */
+ * insertion-sort cut (64) and the 8/11-bit cut (65536).  The same keys
+ * through ab_sort_u64_above with 0 and 20 low bits left out of the sort:
+ * against qsort by (key >> low, input position). */
 Test(mechanics, radix_sort_matches_a_stable_reference)
 {
 	static const size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 65535, 65536, 200000 };
@@ -977,6 +1019,25 @@ Test(mechanics, radix_sort_matches_a_stable_reference)
 				a[i].key = fixed | ((v << lo) & band);
 				a[i].index = (uint32_t)i;
 			}
+			for (unsigned low = 0; low <= 20; low += 20) {
+				uint64_t *u = malloc((n + 1) * sizeof(*u));
+				struct ab_key_index *ref = malloc((n + 1) * sizeof(*ref));
+
+				cr_assert(u && ref);
+				for (size_t i = 0; i < n; i++) {
+					u[i] = a[i].key;
+					ref[i] = (struct ab_key_index){ a[i].key >> low, (uint32_t)i };
+				}
+				qsort(ref, n, sizeof(*ref), by_key_then_index);
+				cr_assert_eq(ab_sort_u64_above(u, n, low), 0);
+				for (size_t i = 0; i < n; i++)
+					cr_assert(u[i] == a[ref[i].index].key,
+						  "n %zu, %d bits from bit %d, %u low: item %zu is %llu, expected %llu",
+						  n, w, lo, low, i, (unsigned long long)u[i],
+						  (unsigned long long)a[ref[i].index].key);
+				free(u);
+				free(ref);
+			}
 			memcpy(want, a, n * sizeof(*a));
 			qsort(want, n, sizeof(*want), by_key_then_index);
 			cr_assert_eq(ab_sort_key_index(a, n), 0);
@@ -993,7 +1054,9 @@ Test(mechanics, radix_sort_matches_a_stable_reference)
 /* ab_rank_by_time against counting by hand: rank[i] is the number of
  * buffers with an earlier time, or the same time and a smaller index.
  * Dense times (the counting sort), times spread past 2n + 64 and negative
- * ones (the radix sort), both ends; and a case by hand. */
+ * ones (the radix sort), both ends; times that already rise in index
+ * order, with repeats (each place its index), dense and spread from -50;
+ * and a case by hand. */
 Test(mechanics, time_ranks_match_a_stable_reference)
 {
 	static const size_t sizes[] = { 1, 2, 70, 1000 };
@@ -1013,7 +1076,7 @@ Test(mechanics, time_ranks_match_a_stable_reference)
 	cr_assert_eq(ab_rank_by_time(&hp, true, r), 0);
 	cr_expect(r[0] == 2 && r[1] == 4 && r[2] == 1 && r[3] == 3 && r[4] == 0);
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
-		for (int spread = 0; spread < 3; spread++) {
+		for (int spread = 0; spread < 5; spread++) {
 			size_t n = sizes[si];
 			struct ab_buffer *b = calloc(n, sizeof(*b));
 			struct ab_problem p = { .n = n, .buf = b };
@@ -1021,9 +1084,15 @@ Test(mechanics, time_ranks_match_a_stable_reference)
 
 			cr_assert(b && rank);
 			for (size_t i = 0; i < n; i++) {
-				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50 */
+				/* 0: within 2n + 64 steps; 1: up to 2^30; 2: from -50;
+				 * 3: rising by index, three a step; 4: the same
+				 * 100 000 steps apart, from -50 */
 				int64_t range = spread == 1 ? 1 << 30 : (int64_t)(2 * n + 64);
 				int32_t f = (int32_t)tu_rng_below(&s, (uint64_t)range) - (spread == 2 ? 50 : 0);
+
+				if (spread >= 3)
+					f = (int32_t)(i / 3) * (spread == 4 ? 100000 : 1) -
+					    (spread == 4 ? 50 : 0);
 
 				b[i].size = 1;
 				b[i].first = f;

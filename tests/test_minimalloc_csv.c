@@ -501,6 +501,15 @@ Test(minimalloc_csv, decimal_writer_matches_printf)
 		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
 		cr_assert_str_eq(got, want);
 	}
+	/* every value of each four-digit half, alone and in both halves */
+	for (uint64_t i = 0; i < 10000; i++)
+		for (int k = 0; k < 3; k++) {
+			uint64_t v = k == 0 ? i : k == 1 ? i * 10000 : i * 10001;
+
+			*ab_put_u64(got, v) = 0;
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+			cr_assert_str_eq(got, want);
+		}
 	*ab_put_u64(got, UINT64_MAX) = 0;
 	cr_expect_str_eq(got, "18446744073709551615");
 }

@@ -12,9 +12,13 @@
  * kept free of overlaps, ordered by address in a segment tree over the
  * distinct (offset, index) ranks (a 64-ary tree of bitmaps), so a
  * newcomer only needs to be compared with its predecessor and successor:
- * a radix sort by address and a counting sort by each time (radix when
+ * a radix sort by address (each offset with its index packed below it in
+ * one word when they fit) and a counting sort by each time (radix when
  * the times are sparse, ab_rank_by_time), then O(log_64 n) per buffer.
- * The sweep reads its uses in order, each first use with its bytes.
+ * The sweep reads its uses in order, each first use with its bytes; the
+ * comparisons with the neighbours' bytes (a read at a random rank each)
+ * run CHECK_LAG newcomers behind the look-ups, prefetched, in the same
+ * order, so the first overlap found is the same (the pair as before).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -247,11 +251,59 @@ struct sweep {
 	struct bytes *at;
 };
 
+/* The buffers of nonzero size by address, ties by index: who[r] and
+ * at[r].off for each rank r, *nz of them.  The offsets with the index
+ * packed below them in one word when they fit (half the bytes to sort:
+ * the index bits already rise in input order), else (offset, index)
+ * pairs. */
+static int order_by_address(const struct ab_problem *p, const struct ab_plan *plan,
+			    uint32_t *who, struct bytes *at, size_t *nz)
+{
+	size_t n = p->n, m = 0;
+	unsigned low = n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 1;
+	uint64_t any = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any |= p->buf[i].size ? plan->offset[i] : 0;
+	if (any >> (64 - low) == 0) {
+		uint64_t *key = ab_alloc_large((n + 1) * sizeof(*key));
+
+		for (size_t i = 0; i < n && key; i++)
+			if (p->buf[i].size)
+				key[m++] = plan->offset[i] << low | i;
+		if (!key || ab_sort_u64_above(key, m, low)) {
+			free(key);
+			return -ENOMEM;
+		}
+		for (size_t r = 0; r < m; r++) {
+			who[r] = (uint32_t)(key[r] & ((1ull << low) - 1));
+			at[r].off = key[r] >> low;
+		}
+		free(key);
+	} else {
+		struct ab_key_index *by_addr = ab_alloc_large((n + 1) * sizeof(*by_addr));
+
+		for (size_t i = 0; i < n && by_addr; i++)
+			if (p->buf[i].size)
+				by_addr[m++] = (struct ab_key_index){ plan->offset[i], (uint32_t)i };
+		if (!by_addr || ab_sort_key_index(by_addr, m)) {
+			free(by_addr);
+			return -ENOMEM;
+		}
+		for (size_t r = 0; r < m; r++) {
+			who[r] = by_addr[r].index;
+			at[r].off = by_addr[r].key;
+		}
+		free(by_addr);
+	}
+	*nz = m;
+	return 0;
+}
+
 static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
 		       struct sweep *sw)
 {
 	size_t n = p->n, nz = 0;
-	struct ab_key_index *by_addr = ab_alloc_large((n + 1) * sizeof(*by_addr));
 	uint32_t *rank = ab_alloc_large((n + 1) * sizeof(*rank));
 	uint32_t *time_rank = ab_alloc_large((n + 1) * sizeof(*time_rank));
 	int rc = -ENOMEM;
@@ -260,25 +312,23 @@ static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
 	sw->last = ab_alloc_large((n + 1) * sizeof(*sw->last));
 	sw->who = ab_alloc_large((n + 1) * sizeof(*sw->who));
 	sw->at = ab_alloc_large((n + 1) * sizeof(*sw->at));
-	if (!by_addr || !rank || !time_rank || !sw->first || !sw->last ||
-	    !sw->who || !sw->at)
+	if (!rank || !time_rank || !sw->first || !sw->last || !sw->who || !sw->at)
 		goto out;
 	/* Zero-size buffers occupy no bytes and can overlap nothing. */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		rank[i] = UINT32_MAX;
-		if (p->buf[i].size)
-			by_addr[nz++] = (struct ab_key_index){ plan->offset[i], (uint32_t)i };
-	}
-	if (ab_sort_key_index(by_addr, nz))
+	if (order_by_address(p, plan, sw->who, sw->at, &nz))
 		goto out;
 	for (size_t r = 0; r < nz; r++) {
-		rank[by_addr[r].index] = (uint32_t)r;
-		sw->who[r] = by_addr[r].index;
+		uint32_t i = sw->who[r];
+
+		if (r + 16 < nz) {
+			__builtin_prefetch(&p->buf[sw->who[r + 16]]);
+			__builtin_prefetch(&rank[sw->who[r + 16]], 1);
+		}
+		rank[i] = (uint32_t)r;
+		sw->at[r].end = sw->at[r].off + p->buf[i].size;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (rank[i] != UINT32_MAX)
-			sw->at[rank[i]] = (struct bytes){
-				plan->offset[i], plan->offset[i] + p->buf[i].size };
 	if (ab_rank_by_time(p, false, time_rank))
 		goto out;
 	for (size_t i = 0; i < n; i++)
@@ -291,10 +341,41 @@ static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
 		sw->last[time_rank[i]] = (struct sweep_event){ p->buf[i].last, rank[i] };
 	rc = 0;
 out:
-	free(by_addr);
 	free(rank);
 	free(time_rank);
 	return rc;
+}
+
+/* A newcomer's bytes, its rank and its neighbours' ranks when it came
+ * (NONE: no neighbour on that side), to be compared later. */
+#define NONE UINT32_MAX
+struct pending {
+	struct bytes bytes;
+	uint32_t rank, pred, succ;
+};
+
+/* The comparisons read the neighbours' bytes at random ranks, so they run
+ * CHECK_LAG newcomers after the look-ups, the bytes prefetched meanwhile.
+ * A comparison reads only what a look-up found in the live set as it was
+ * then, and at[] never changes, so the late one finds what an immediate
+ * one would; they run in sweep order, so the first overlap reported is
+ * the same. */
+#define CHECK_LAG 32
+
+/* The newcomer overlaps its predecessor or its successor (checked in that
+ * order): the verdict and the pair set in *res. */
+static bool overlaps_neighbour(const struct sweep *sw, const struct pending *c,
+			       struct ab_check_result *res)
+{
+	if (c->pred != NONE && sw->at[c->pred].end > c->bytes.off) {
+		set(res, AB_PLAN_OVERLAP, sw->who[c->pred], sw->who[c->rank]);
+		return true;
+	}
+	if (c->succ != NONE && sw->at[c->succ].off < c->bytes.end) {
+		set(res, AB_PLAN_OVERLAP, sw->who[c->rank], sw->who[c->succ]);
+		return true;
+	}
+	return false;
 }
 
 static void sweep_free(struct sweep *sw)
@@ -311,7 +392,8 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 {
 	struct sweep sw = { 0 };
 	struct rank_set live = { 0 };
-	size_t n = p->n, nz = 0, jl = 0;
+	size_t n = p->n, nz = 0, jl = 0, found = 0, checked = 0;
+	struct pending ring[CHECK_LAG];
 	struct ab_check_result dummy;
 	enum ab_verdict v = AB_PLAN_VALID;
 
@@ -337,23 +419,32 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 				rs_remove(&live, sw.last[jl].rank);
 		for (; jf < n && sw.first[jf].ev.time == t; jf++) {
 			const struct sweep_start *b = &sw.first[jf];
-			size_t r = b->ev.rank, q;
+			struct pending *c = &ring[found % CHECK_LAG];
+			size_t r = b->ev.rank;
 
 			if (r == UINT32_MAX)
 				continue;
-			q = rs_pred(&live, r);
-			if (q != SIZE_MAX && sw.at[q].end > b->bytes.off) {
-				v = set(res, AB_PLAN_OVERLAP, sw.who[q], sw.who[r]);
-				goto out;
+			if (found - checked == CHECK_LAG) {
+				if (overlaps_neighbour(&sw, c, res)) {
+					v = AB_PLAN_OVERLAP;
+					goto out;
+				}
+				checked++;
 			}
-			q = rs_succ(&live, r);
-			if (q != SIZE_MAX && sw.at[q].off < b->bytes.end) {
-				v = set(res, AB_PLAN_OVERLAP, sw.who[r], sw.who[q]);
-				goto out;
-			}
+			*c = (struct pending){ b->bytes, (uint32_t)r,
+					       (uint32_t)rs_pred(&live, r),
+					       (uint32_t)rs_succ(&live, r) };
+			__builtin_prefetch(&sw.at[c->pred == NONE ? r : c->pred]);
+			__builtin_prefetch(&sw.at[c->succ == NONE ? r : c->succ]);
 			rs_insert(&live, r);
+			found++;
 		}
 	}
+	for (; checked < found; checked++)
+		if (overlaps_neighbour(&sw, &ring[checked % CHECK_LAG], res)) {
+			v = AB_PLAN_OVERLAP;
+			break;
+		}
 out:
 	sweep_free(&sw);
 	rs_free(&live);

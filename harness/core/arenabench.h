@@ -537,13 +537,18 @@ struct ab_key_index {
  * most 11 bits (8 below 65536 items; a 20-bit time takes 2 passes),
  * digits equal in every key skipped.  Below 64 items, insertion sort. */
 int ab_sort_key_index(struct ab_key_index *a, size_t n);
+/* Sorts a[0..n) by a[i] >> low_bits (< 64) ascending, stable, the same radix
+ * passes over half the bytes: values whose low bits rise in input order
+ * (an index packed below a key) come out wholly in order. */
+int ab_sort_u64_above(uint64_t *a, size_t n, unsigned low_bits);
 /* Stable sort of order[0..m) by key[order[j]] ascending (key per buffer). */
 int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key);
 /* order[] = every buffer by first use ascending, then index. */
 int ab_order_first_use(const struct ab_problem *p, uint32_t *order);
 /* rank[i] = buffer i's place in the order of every buffer by first use
- * (by_last: by last use) ascending, then index.  A counting sort, O(n +
- * steps), when the times lie in 0 .. 2n + 64; else the radix sort. */
+ * (by_last: by last use) ascending, then index.  O(n) when the times
+ * already rise with the index (each place is its index); else a counting
+ * sort, O(n + steps), when they lie in 0 .. 2n + 64; else the radix sort. */
 int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank);
 
 /* ----------------------------------------------------------------- memory */

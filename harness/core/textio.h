@@ -21,7 +21,8 @@ int ab_open_input(const char *path, uint64_t limit, FILE **f,
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err);
 
-/* v in decimal at p, without a NUL (at most 20 bytes); returns the end.
+/* v in decimal at p, without a NUL; returns the end.  p must have room
+ * for 20 bytes: the bytes between the end and p + 20 may be overwritten.
  * For writers that format a row in a buffer, not a printf a field. */
 char *ab_put_u64(char *p, uint64_t v);
 
