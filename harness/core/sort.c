@@ -44,6 +44,20 @@ static int plan_passes(uint64_t differ, size_t n, unsigned low,
 	return used;
 }
 
+/* Counts of digit values into the first place of each (a pass's
+ * scatter then advances them). */
+static void exclusive_sums(size_t *c, size_t radix)
+{
+	size_t sum = 0;
+
+	for (size_t d = 0; d < radix; d++) {
+		size_t x = c[d];
+
+		c[d] = sum;
+		sum += x;
+	}
+}
+
 int ab_sort_key_index(struct ab_key_index *a, size_t n)
 {
 	struct ab_key_index *tmp, *src = a, *dst;
@@ -78,15 +92,10 @@ int ab_sort_key_index(struct ab_key_index *a, size_t n)
 			count[(size_t)k * radix + ((a[i].key >> shift[k]) & mask)]++;
 	dst = tmp;
 	for (int k = 0; k < used; k++) {
-		size_t *c = count + (size_t)k * radix, sum = 0;
+		size_t *c = count + (size_t)k * radix;
 		int s = shift[k];
 
-		for (size_t d = 0; d < radix; d++) {
-			size_t x = c[d];
-
-			c[d] = sum;
-			sum += x;
-		}
+		exclusive_sums(c, radix);
 		for (size_t i = 0; i < n; i++)
 			dst[c[(src[i].key >> s) & mask]++] = src[i];
 		struct ab_key_index *t = src;
@@ -139,15 +148,10 @@ int ab_sort_u64_above(uint64_t *a, size_t n, unsigned low_bits)
 			count[(size_t)k * radix + ((a[i] >> shift[k]) & mask)]++;
 	dst = tmp;
 	for (int k = 0; k < used; k++) {
-		size_t *c = count + (size_t)k * radix, sum = 0;
+		size_t *c = count + (size_t)k * radix;
 		int s = shift[k];
 
-		for (size_t d = 0; d < radix; d++) {
-			size_t x = c[d];
-
-			c[d] = sum;
-			sum += x;
-		}
+		exclusive_sums(c, radix);
 		for (size_t i = 0; i < n; i++)
 			dst[c[(src[i] >> s) & mask]++] = src[i];
 		uint64_t *t = src;
