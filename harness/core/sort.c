@@ -58,62 +58,81 @@ static void exclusive_sums(size_t *c, size_t radix)
 	}
 }
 
+/*
+ * The radix passes over a[0..n) (elements of type T, their sort key the
+ * bits of WORD(x) from bit `low` up): stable, LSD, one pass per digit
+ * that differs among the keys (plan_passes).  One body for both element
+ * types; a macro, since a call per element would cost the sorts their
+ * speed.  Sets rc (0 or -ENOMEM).
+ */
+#define RADIX_PASSES(T, WORD, low, rc)                                         \
+	do {                                                                   \
+		T *tmp_, *src_ = a, *dst_;                                     \
+		uint64_t all_or_ = 0, all_and_ = ~0ull, differ_, mask_;        \
+		size_t *count_, radix_;                                        \
+		int bits_, shift_[MAX_PASSES], used_;                          \
+                                                                               \
+		(rc) = 0;                                                      \
+		for (size_t i = 0; i < n; i++) {                               \
+			all_or_ |= WORD(a[i]) >> (low);                        \
+			all_and_ &= WORD(a[i]) >> (low);                       \
+		}                                                              \
+		differ_ = all_or_ ^ all_and_;                                  \
+		if (!differ_)                                                  \
+			break; /* all keys equal: already in order */         \
+		used_ = plan_passes(differ_, n, (low), shift_, &bits_);        \
+		radix_ = (size_t)1 << bits_;                                   \
+		mask_ = radix_ - 1;                                            \
+		tmp_ = ab_alloc_large(n * sizeof(*tmp_));                      \
+		count_ = calloc((size_t)used_ * radix_, sizeof(*count_));      \
+		if (!tmp_ || !count_) {                                        \
+			free(tmp_);                                            \
+			free(count_);                                          \
+			(rc) = -ENOMEM;                                        \
+			break;                                                 \
+		}                                                              \
+		for (size_t i = 0; i < n; i++)                                 \
+			for (int k = 0; k < used_; k++)                        \
+				count_[(size_t)k * radix_ +                    \
+				       ((WORD(a[i]) >> shift_[k]) & mask_)]++; \
+		dst_ = tmp_;                                                   \
+		for (int k = 0; k < used_; k++) {                              \
+			size_t *c = count_ + (size_t)k * radix_;               \
+			int s = shift_[k];                                     \
+			T *t_;                                                 \
+                                                                               \
+			exclusive_sums(c, radix_);                             \
+			for (size_t i = 0; i < n; i++)                         \
+				dst_[c[(WORD(src_[i]) >> s) & mask_]++] =      \
+					src_[i];                               \
+			t_ = src_;                                             \
+			src_ = dst_;                                           \
+			dst_ = t_;                                             \
+		}                                                              \
+		if (src_ != a)                                                 \
+			memcpy(a, src_, n * sizeof(*a));                       \
+		free(tmp_);                                                    \
+		free(count_);                                                  \
+	} while (0)
+
+#define PAIR_KEY(x) ((x).key)
+#define WHOLE_WORD(x) (x)
+
 int ab_sort_key_index(struct ab_key_index *a, size_t n)
 {
-	struct ab_key_index *tmp, *src = a, *dst;
-	size_t *count;
-	uint64_t all_or = 0, all_and = ~0ull, differ, mask;
-	size_t radix;
-	int bits, shift[MAX_PASSES], used;
+	int rc;
 
 	if (n < 64) {
 		insertion_sort(a, n);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		all_or |= a[i].key;
-		all_and &= a[i].key;
-	}
-	differ = all_or ^ all_and;
-	if (!differ)
-		return 0; /* all keys equal: already in order */
-	used = plan_passes(differ, n, 0, shift, &bits);
-	radix = (size_t)1 << bits;
-	mask = radix - 1;
-	tmp = ab_alloc_large(n * sizeof(*tmp));
-	count = calloc((size_t)used * radix, sizeof(*count));
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < used; k++)
-			count[(size_t)k * radix + ((a[i].key >> shift[k]) & mask)]++;
-	dst = tmp;
-	for (int k = 0; k < used; k++) {
-		size_t *c = count + (size_t)k * radix;
-		int s = shift[k];
-
-		exclusive_sums(c, radix);
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i].key >> s) & mask]++] = src[i];
-		struct ab_key_index *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-	free(tmp);
-	free(count);
-	return 0;
+	RADIX_PASSES(struct ab_key_index, PAIR_KEY, 0, rc);
+	return rc;
 }
 
 int ab_sort_u64_above(uint64_t *a, size_t n, unsigned low_bits)
 {
-	uint64_t *tmp, *src = a, *dst, all_or = 0, all_and = ~0ull, differ, mask;
-	size_t *count, radix;
-	int bits, shift[MAX_PASSES], used;
+	int rc;
 
 	if (n < 64) {
 		for (size_t i = 1; i < n; i++) {
@@ -126,43 +145,8 @@ int ab_sort_u64_above(uint64_t *a, size_t n, unsigned low_bits)
 		}
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		all_or |= a[i] >> low_bits;
-		all_and &= a[i] >> low_bits;
-	}
-	differ = all_or ^ all_and;
-	if (!differ)
-		return 0;
-	used = plan_passes(differ, n, low_bits, shift, &bits);
-	radix = (size_t)1 << bits;
-	mask = radix - 1;
-	tmp = ab_alloc_large(n * sizeof(*tmp));
-	count = calloc((size_t)used * radix, sizeof(*count));
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < used; k++)
-			count[(size_t)k * radix + ((a[i] >> shift[k]) & mask)]++;
-	dst = tmp;
-	for (int k = 0; k < used; k++) {
-		size_t *c = count + (size_t)k * radix;
-		int s = shift[k];
-
-		exclusive_sums(c, radix);
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i] >> s) & mask]++] = src[i];
-		uint64_t *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-	free(tmp);
-	free(count);
-	return 0;
+	RADIX_PASSES(uint64_t, WHOLE_WORD, low_bits, rc);
+	return rc;
 }
 
 int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key)
