@@ -63,32 +63,28 @@ static void span_split(int32_t first, int32_t last, unsigned shift,
 		sp->lo = sp->hi;
 }
 
-/* [first, last] for ab_objsets: the first block is always a piece (the
- * interval's start piece, so every start is found among its block's
- * pieces), then the whole blocks [lo, hi) and a piece in the last block
- * when the interval ends inside it. */
+/* [first, last] for ab_objsets: span_split, and the first block a piece
+ * even when the interval covers it whole (its start piece, so every start
+ * is found among its block's pieces). */
 static void span_split_start(int32_t first, int32_t last, unsigned shift,
 			     struct span *sp)
 {
-	size_t mask = ((size_t)1 << shift) - 1, f = (size_t)first,
-	       l = (size_t)last;
-
-	sp->bf = f >> shift;
-	sp->bl = l >> shift;
+	span_split(first, last, shift, sp);
+	if (sp->parts && sp->block[0] == sp->bf)
+		return; /* the first block is a piece already */
+	if (sp->parts) { /* the last block's piece moves to second place */
+		sp->block[1] = sp->block[0];
+		sp->first[1] = sp->first[0];
+		sp->last[1] = sp->last[0];
+	}
 	sp->block[0] = sp->bf;
 	sp->first[0] = first;
-	sp->last[0] = sp->bf == sp->bl ? last : (int32_t)(f | mask);
-	sp->parts = 1;
-	sp->lo = sp->hi = sp->bf + 1;
-	if (sp->bf == sp->bl)
-		return;
-	sp->hi = sp->bl + ((l & mask) == mask);
-	if ((l & mask) != mask) {
-		sp->block[1] = sp->bl;
-		sp->first[1] = (int32_t)(l & ~mask);
-		sp->last[1] = last;
-		sp->parts = 2;
-	}
+	sp->last[0] = sp->bf == sp->bl ? last
+				       : (int32_t)((size_t)first | (((size_t)1 << shift) - 1));
+	sp->parts++;
+	sp->lo = sp->bf + 1;
+	if (sp->lo > sp->hi)
+		sp->lo = sp->hi;
 }
 
 static size_t pow2_at_least(size_t x)
