@@ -557,6 +557,23 @@ Test(sampling, catches_an_overlap_whose_starts_do_not_line_up)
  * so the same 8 KiB overlap, which holds no multiple of 16 KiB, is not
  * seen, while a 32 KiB b at the same place shares the word at
  * 300 GiB + 16 KiB and is caught. */
+/* The execution check of the CSV problem planned at `at` (force: NULL for
+ * the mode chosen by size), its mode in *got. */
+static enum ab_verdict exec_csv(const char *csv, const uint64_t *at,
+				const enum ab_exec_mode *force,
+				enum ab_exec_mode *got, struct ab_check_result *r)
+{
+	struct ab_problem p;
+	struct ab_plan plan;
+	enum ab_verdict v;
+
+	csv_plan(csv, at, &p, &plan);
+	v = ab_execute_plan(NULL, &p, &plan, force, got, r);
+	ab_plan_free(&plan);
+	ab_problem_free(&p);
+	return v;
+}
+
 Test(sampling, an_arena_above_4_gib_is_sampled_not_skipped)
 {
 	const char *csv = "id,lower,upper,size\na,0,3,16384\nb,1,2,8192\n";
@@ -566,42 +583,28 @@ Test(sampling, an_arena_above_4_gib_is_sampled_not_skipped)
 	const uint64_t over[] = { five, five + 100 };
 	const uint64_t far[] = { big, big + 100 };
 	enum ab_exec_mode full = AB_EXEC_FULL, got;
-	struct ab_problem p;
-	struct ab_plan plan;
 	struct ab_check_result r;
 
 	cr_expect_eq(ab_exec_sample_shift(128ull << 30), 12);
 	cr_expect_eq(ab_exec_sample_shift((128ull << 30) + 4096), 13);
 	cr_expect_eq(ab_exec_sample_shift(big + 65536), 14);
-	csv_plan(csv, apart, &p, &plan);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(exec_csv(csv, apart, NULL, &got, &r), AB_PLAN_VALID);
 	cr_expect_eq(got, AB_EXEC_SAMPLED, "auto mode: sampled, not skipped");
-	ab_plan_free(&plan);
-	ab_problem_free(&p);
 
-	csv_plan(csv, over, &p, &plan);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_STOMP);
+	cr_expect_eq(exec_csv(csv, over, NULL, &got, &r), AB_PLAN_STOMP);
 	cr_expect_eq(got, AB_EXEC_SAMPLED);
 	cr_expect_eq(r.a, 0, "victim a");
 	cr_expect_eq(r.b, 1, "culprit b");
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, &full, &got, &r), AB_PLAN_VALID);
+	cr_expect_eq(exec_csv(csv, over, &full, &got, &r), AB_PLAN_VALID);
 	cr_expect_eq(got, AB_EXEC_SKIPPED, "full forced above 4 GiB: skipped");
-	ab_plan_free(&plan);
-	ab_problem_free(&p);
 
-	csv_plan(csv, far, &p, &plan);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_VALID,
+	cr_expect_eq(exec_csv(csv, far, NULL, &got, &r), AB_PLAN_VALID,
 		     "at 300 GiB an 8 KiB overlap holds no sampled word");
 	cr_expect_eq(got, AB_EXEC_SAMPLED);
-	ab_plan_free(&plan);
-	ab_problem_free(&p);
-	csv_plan(wide, far, &p, &plan);
-	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, &got, &r), AB_PLAN_STOMP);
+	cr_expect_eq(exec_csv(wide, far, NULL, &got, &r), AB_PLAN_STOMP);
 	cr_expect_eq(got, AB_EXEC_SAMPLED);
 	cr_expect_eq(r.a, 0, "victim a");
 	cr_expect_eq(r.b, 1, "culprit b");
-	ab_plan_free(&plan);
-	ab_problem_free(&p);
 }
 
 Test(sampling, graph_mode_catches_an_output_shifted_off_the_page_grid)
