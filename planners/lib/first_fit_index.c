@@ -41,8 +41,8 @@ static int list_insert(struct list *l, const struct entry *e)
 
 void ff_ranks_free(struct ranks *r)
 {
-	free(r->first);
-	free(r->last);
+	ab_free_large(r->first);
+	ab_free_large(r->last);
 }
 
 /* The group of equal steps with `starts` starts and `ends` ends: each
@@ -65,16 +65,18 @@ static int rank_dense(const struct ab_problem *p, const uint32_t *order,
 		      size_t m, int64_t lo, int64_t hi, struct ranks *r)
 {
 	size_t span = (size_t)(hi - lo) + 1;
-	uint32_t *starts = calloc(span, sizeof(*starts));
-	uint32_t *ends = calloc(span, sizeof(*ends));
+	uint32_t *starts = ab_alloc_large(span * sizeof(*starts));
+	uint32_t *ends = ab_alloc_large(span * sizeof(*ends));
 	uint64_t live = 0;
 	size_t distinct = 0;
 
 	if (!starts || !ends) {
-		free(starts);
-		free(ends);
+		ab_free_large(starts);
+		ab_free_large(ends);
 		return -ENOMEM;
 	}
+	memset(starts, 0, span * sizeof(*starts));
+	memset(ends, 0, span * sizeof(*ends));
 	for (size_t j = 0; j < m; j++) {
 		const struct ab_buffer *b = &p->buf[ff_any_order(order, m, p->n, j)];
 
@@ -94,8 +96,8 @@ static int rank_dense(const struct ab_problem *p, const uint32_t *order,
 		r->last[i] = (int32_t)starts[p->buf[i].last - lo];
 	}
 	r->steps = distinct;
-	free(starts);
-	free(ends);
+	ab_free_large(starts);
+	ab_free_large(ends);
 	return 0;
 }
 
@@ -174,7 +176,7 @@ lengths:
 	}
 	rc = 0;
 out:
-	free(ki);
+	ab_free_large(ki);
 	if (rc)
 		ff_ranks_free(r);
 	return rc;
@@ -241,9 +243,9 @@ uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 	if (best && COST_HIT * r->pairs <= best_cost)
 		best = 0;
 out:
-	free(f);
-	free(l);
-	free(count);
+	ab_free_large(f);
+	ab_free_large(l);
+	ab_free_large(count);
 	return best;
 }
 
@@ -390,7 +392,7 @@ out:
 static void index_free(struct index *ix)
 {
 	pw_pool_free(&ix->pool); /* the functions' arrays too */
-	free(ix->entries);
+	ab_free_large(ix->entries);
 	free(ix->fun);
 	free(ix->list);
 	free(ix->last_query);
@@ -489,9 +491,9 @@ int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 
 void ff_run_free(struct run *rn)
 {
-	free(rn->sched);
-	free(rn->sf);
-	free(rn->sl);
+	ab_free_large(rn->sched);
+	ab_free_large(rn->sf);
+	ab_free_large(rn->sl);
 	index_free(&rn->ix);
 }
 
