@@ -15,7 +15,11 @@
  * may tie and then wins, so its cutoff is one byte higher.  A plan at the
  * lower bound (the most bytes live at one step) cannot be beaten, so once
  * one is kept only the members registered before it still run (a tie at
- * the bound would win): most real models at alignment 1.
+ * the bound would win): most real models at alignment 1.  The members
+ * share one memo (ab_plan_options.memo: every buffer's lifetime ranks and
+ * the index spacing they give, worked out by the first member that asks),
+ * and each member's large arrays are the ones the member before it freed
+ * (ab_free_large keeps them), so the kernel clears their pages once.
  * Complexity: the sum of the members' costs, each only up to the step where
  * its arena reaches the best peak so far (on the scale sweep the size-
  * ordered members stop after about a third of their buffers and those in
