@@ -448,7 +448,6 @@ struct ab_plan_options {
 	struct ab_plan_memo *memo;
 };
 
-
 /* The return of a planner that stopped at o->cutoff (no errno a planner
  * returns otherwise). */
 #define AB_ABOVE_CUTOFF (-EDOM)
@@ -565,19 +564,8 @@ int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank);
  * kernel is asked to back it with transparent huge pages, so touching it
  * costs a page fault a 2 MiB instead of every 4 KiB, and random reads
  * miss the TLB less (a fault costs microseconds in a virtual machine).
- * NULL when out of memory.  Contents undefined, as malloc's.
- * Freed with ab_free_large, which keeps such a block for a later request
- * of about its length (the kernel does not clear its pages again: best_of's
- * members and the stages of one command reuse each other's arrays); a
- * request no kept block serves first gives every kept block back, so
- * keeping never raises the peak by more than a reused block's slack (a
- * quarter, or 2 MiB).  free() is also safe on any of these blocks. */
+ * Freed with free(); NULL when out of memory. */
 void *ab_alloc_large(size_t bytes);
-void ab_free_large(void *q);
-/* Gives every kept block back to the system (tests; long-lived callers),
- * and the bytes kept now (tests). */
-void ab_give_back_large(void);
-size_t ab_large_kept_bytes(void);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
 static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,
