@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "lib/first_fit_index.h"
+#include "lib/memo.h"
 
 extern const struct ab_planner ab_planner_best_of; /* itself: skipped */
 

@@ -27,6 +27,7 @@
 #include "testutil.h"
 #include "lib/first_fit_index.h"
 #include "lib/first_fit_internal.h"
+#include "lib/memo.h"
 #include "lib/ordset.h"
 #include "lib/piecewise.h"
 #include "oracle.h"
@@ -977,16 +978,18 @@ Test(mechanics, pool_blocks_by_hand)
 	pw_pool_free(&pl);
 }
 
-/* best_of's memo (ab_plan_options.memo): the index's planners give the
- * same offsets with no memo, with one memo shared by all of them, and with
- * a memo filled on another problem (which must be passed over: its ranks
- * are another problem's); size_first_fit's with the memo match the O(n^2)
- * oracle.  The shared memo was used (ranks and spacing kept). */
+/* best_of's memo (ab_plan_options.memo, lib/memo.h): the index's planners
+ * and those that take their order from it give the same offsets with no
+ * memo, with one memo shared by all of them, and with a memo filled on
+ * another problem (which must be passed over: its ranks and orders are
+ * another problem's); size_first_fit's with the memo match the O(n^2)
+ * oracle.  The shared memo was used (ranks, spacing, both orders kept). */
 Test(mechanics, memo_shared_or_not_same_offsets)
 {
 	static const char *const names[] = {
 		"size_first_fit", "tflm_greedy", "greedy_conflicts", "first_fit_in_order",
-		"xla_best_fit", "tflite_arena", "greedy_by_size_gpu", "best_of" };
+		"xla_best_fit", "tflite_arena", "greedy_by_size_gpu", "linear",
+		"greedy_last_use", "executorch_greedy", "multi_arena_phase", "best_of" };
 	struct ab_problem p = { 0 }, q = { 0 };
 	struct ab_plan_memo *mine, *other;
 	struct ab_plan_options o = { .align = 1 };
@@ -1038,7 +1041,8 @@ Test(mechanics, memo_shared_or_not_same_offsets)
 		ab_plan_free(&shared);
 		ab_plan_free(&stale);
 	}
-	cr_assert(mine->ranked && mine->spaced, "the memo was used");
+	cr_assert(mine->ranked && mine->spaced && mine->first_use && mine->size_desc,
+		  "the memo was used");
 	ab_plan_memo_free(mine);
 	ab_plan_memo_free(other);
 	free(off);

@@ -441,9 +441,10 @@ struct ab_plan_options {
 	 * (ab_above_cutoff). */
 	uint64_t cutoff;
 	/* What planners/lib works out from the problem alone, kept for the
-	 * next planner on the same problem (the index's lifetime ranks and
-	 * spacing): best_of makes one for its members
-	 * (planners/lib/first_fit_index.h, ab_plan_memo_new).
+	 * next planner on the same problem (orders of every buffer, the
+	 * index's lifetime ranks and spacing): best_of makes one for its
+	 * members
+	 * (planners/lib/memo.h).
 	 * NULL = none, each planner works it out itself. */
 	struct ab_plan_memo *memo;
 };

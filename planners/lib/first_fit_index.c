@@ -47,60 +47,6 @@ void ff_ranks_free(struct ranks *r)
 	free(r->last);
 }
 
-struct ab_plan_memo *ab_plan_memo_new(const struct ab_problem *p)
-{
-	struct ab_plan_memo *m = calloc(1, sizeof(*m));
-
-	if (m)
-		m->p = p;
-	return m;
-}
-
-void ab_plan_memo_free(struct ab_plan_memo *m)
-{
-	if (!m)
-		return;
-	if (m->ranked) {
-		m->r.memo = NULL;
-		ff_ranks_free(&m->r);
-	}
-	free(m);
-}
-
-int ff_rank_lifetimes_memo(const struct ab_problem *p,
-			   const struct ab_plan_options *o,
-			   const uint32_t *order, size_t m, struct ranks *r)
-{
-	struct ab_plan_memo *memo = o ? o->memo : NULL;
-	int rc;
-
-	if (!memo || memo->p != p || m != p->n)
-		return ff_rank_lifetimes(p, order, m, r);
-	if (!memo->ranked) {
-		rc = ff_rank_lifetimes(p, order, m, &memo->r);
-		if (rc)
-			return rc;
-		memo->ranked = true;
-		memo->r.memo = memo;
-	}
-	*r = memo->r;
-	return 0;
-}
-
-uint32_t ff_choose_spacing_memo(const struct ranks *r, const uint32_t *order,
-				size_t m)
-{
-	struct ab_plan_memo *memo = r->memo;
-
-	if (!memo || m != r->n)
-		return ff_choose_spacing(r, order, m);
-	if (!memo->spaced) {
-		memo->spacing = ff_choose_spacing(r, order, m);
-		memo->spaced = true;
-	}
-	return memo->spacing;
-}
-
 /* The group of equal steps with `starts` starts and `ends` ends: each
  * start overlaps the buffers already live and the other starts of the
  * group, then the group's ends leave (lifetimes are closed). */
