@@ -36,18 +36,18 @@ ours() {
 		case $(readlink "/proc/$p/cwd" 2>/dev/null) in "$TREE" | "$TREE"/*) echo "$p" ;; esac
 	done
 }
-# wait_for SECONDS COMMAND...: polls every 0.1 s; 0 once COMMAND succeeds
-wait_for() {
-	n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# wait_for SECONDS COMMAND...: polls every 0.1 s; 0 once COMMAND succeeds,
+# 1 after SECONDS of wall time (however long each COMMAND takes)
+wait_for() {
+	wf_end=$(($(now_ms) + $1 * 1000))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(now_ms)" -lt "$wf_end" ] || return 1
+		sleep 0.1
+	done
+}
 # A full disk (root only): full_disk DIR FREE_PAGES mounts (once) a 256 KiB
 # tmpfs at DIR, puts the previous pair results.csv/.meta there and fills
 # it to leave FREE_PAGES pages of 4 KiB; full_disk_kept DIR LOG WHAT then

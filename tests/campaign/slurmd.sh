@@ -10,8 +10,11 @@ ncpu=$(nproc)
 mungekey -c -k "$L/munge/munge.key" 2>/dev/null || dd if=/dev/urandom of="$L/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$L/munge/munge.key"
 slurm_pids=
-port0=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
-cat > "$L/slurm.conf" <<EOC
+# slurm.conf with two ports from a random base below the kernel's range of
+# ephemeral ports (32768 up, where a connection's own end may hold it)
+slurm_conf() {
+	port0=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000))
+	cat > "$L/slurm.conf" <<EOC
 ClusterName=arenabench-test
 SlurmctldHost=$node
 SlurmUser=root
@@ -44,17 +47,36 @@ MinJobAge=300
 NodeName=$node CPUs=$ncpu State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOC
+}
+slurm_conf
 export SLURM_CONF="$L/slurm.conf"
+# Starts munged, then slurmctld on a port it can bind (it exits at once
+# when the port is taken: another base is tried, up to eight), then slurmd;
+# ready when the node is idle.  Each sinfo is bounded: with no controller
+# one can wait for its own timeouts.
 slurm_start() {
 	/usr/sbin/munged -F --force --key-file="$L/munge/munge.key" --socket="$L/munge/munge.socket" \
 		--pid-file="$L/munge/munged.pid" --log-file="$L/munge/munged.log" --seed-file="$L/munge/seed" 2> "$L/munged.err" &
 	slurm_pids="$!"
 	wait_for 10 test -S "$L/munge/munge.socket" || return 1
-	/usr/sbin/slurmctld -D -f "$SLURM_CONF" 2> "$L/slurmctld.err" &
-	slurm_pids="$slurm_pids $!"
+	for try in 1 2 3 4 5 6 7 8; do
+		: > "$L/slurmctld.log"
+		/usr/sbin/slurmctld -D -f "$SLURM_CONF" 2> "$L/slurmctld.err" &
+		ctld=$!
+		listening() { grep -q 'Running as primary controller' "$L/slurmctld.log" && kill -0 "$ctld" 2>/dev/null; }
+		if wait_for 10 listening && sleep 1 && kill -0 "$ctld" 2>/dev/null; then
+			slurm_pids="$slurm_pids $ctld"
+			break
+		fi
+		kill "$ctld" 2>/dev/null
+		wait "$ctld" 2>/dev/null
+		ctld=
+		slurm_conf # the port was taken: another base
+	done
+	[ -n "$ctld" ] || return 1
 	/usr/sbin/slurmd -D -f "$SLURM_CONF" 2> "$L/slurmd.err" &
 	slurm_pids="$slurm_pids $!"
-	idle() { sinfo -h -o %t 2>/dev/null | grep -q idle; }
+	idle() { timeout 5 sinfo -h -o %t 2>/dev/null | grep -q idle; }
 	wait_for 60 idle
 }
 slurm_stop() {
