@@ -127,7 +127,9 @@ static bool canonical_number(const char *label)
  * SIZE_MAX.  Canonical numbers (numeric[i]; their values in id[]) are
  * compared as numbers: a bitmap over the values when they are at most
  * 64 n, else sorted; the other ids through a string map, in row order,
- * up to the first repeat found so far.  O(n) but the sort's passes. */
+ * up to the first repeat found so far; numbers that rise row by row (the
+ * sweep's 0, 1, 2, ...) in the one pass that finds the largest.  O(n)
+ * but the sort's passes. */
 static int first_repeated_id(const struct ab_problem *p, const uint8_t *numeric,
 			     size_t *first)
 {
@@ -136,12 +138,19 @@ static int first_repeated_id(const struct ab_problem *p, const uint8_t *numeric,
 	struct ab_strmap ids = { 0 };
 	int rc = 0;
 
+	bool rising = true; /* every id a number above the row before's */
+
 	for (size_t i = 0; i < n; i++)
 		if (numeric[i]) {
 			m++;
+			rising &= i == 0 || (uint64_t)p->id[i] > top;
 			if ((uint64_t)p->id[i] > top)
 				top = (uint64_t)p->id[i];
 		}
+	if (m == n && rising) {
+		*first = SIZE_MAX; /* no value twice: nothing to look up */
+		return 0;
+	}
 	if (m && top / 64 <= n) {
 		uint64_t *seen = calloc(top / 64 + 1, sizeof(*seen));
 
@@ -357,6 +366,53 @@ static int row_values(char **f, const struct csv_cols *cols, const char *path,
 	return ab_fail(err, -EINVAL, "%s:%d: unreadable row", path, line);
 }
 
+/* The value of eight decimal digits, one a byte, the first (the most
+ * significant) in the lowest byte: neighbouring digits paired into 16-bit
+ * lanes (10 a + b), pairs into 32-bit lanes (100 a + b), then the two
+ * halves (10^4 a + b); no lane carries into the next, as every partial
+ * value stays below its lane's size.  The technique of Langdale and
+ * Lemire, "Parsing gigabytes of JSON per second" (VLDB Journal 2019). */
+static inline uint64_t eight_digit_value(uint64_t d)
+{
+	d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
+	d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
+	return (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
+}
+
+/* Reads the digits at *q into *x (x * 10 + digit each) eight bytes a
+ * step while eight bytes remain before end, and stops at the first byte
+ * that is not a digit (or when fewer than eight remain: the caller's
+ * byte loop goes on from *q).  A field of more than 18 digits is refused
+ * by its width, so *x may wrap then. */
+static inline void digits_by_eight(const char **q, const char *end, uint64_t *x)
+{
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000,
+					   1000000, 10000000, 100000000 };
+
+	while (end - *q >= 8) {
+		uint64_t w, d, other;
+		unsigned k;
+
+		memcpy(&w, *q, 8);
+		/* a digit byte becomes 0..9; a byte whose low seven bits
+		 * pass 9, or whose top bit is set, is another byte */
+		d = w ^ 0x3030303030303030ull;
+		other = (((d & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | d) &
+			0x8080808080808080ull;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		k = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+#else
+		k = other ? (unsigned)__builtin_clzll(other) / 8 : 8;
+		d = __builtin_bswap64(d);
+#endif
+		if (k)  /* the k digits to the top bytes: zeros before them */
+			*x = *x * pow10[k] + eight_digit_value(d << (8 * (8 - k)));
+		*q += k;
+		if (k < 8)
+			return;
+	}
+}
+
 /*
  * The common row read without copying its line: every field is plain
  * digits (at most 18, so no overflow) but the id, which is 1 to 256
@@ -366,6 +422,7 @@ static int row_values(char **f, const struct csv_cols *cols, const char *path,
  * returns true, *pos past the line; else false, nothing read, and the
  * line goes to split_fields and row_values, which take every form the
  * rules allow and word every message.  Not used with a name column.
+ * Digits are read eight at a time while eight bytes remain (digits_by_eight).
  */
 static bool plain_row(const char *text, size_t len, size_t *pos,
 		      const struct csv_cols *cols, size_t n,
@@ -380,6 +437,7 @@ static bool plain_row(const char *text, size_t len, size_t *pos,
 		uint64_t x = 0;
 		size_t width;
 
+		digits_by_eight(&q, end, &x);
 		for (; q < end && *q != ',' && *q != '\n' && *q != '\r'; q++) {
 			unsigned d = (unsigned)(*q - '0');
 
@@ -420,6 +478,32 @@ static bool plain_row(const char *text, size_t len, size_t *pos,
 	return true;
 }
 
+/* The '\n' bytes in text[0, len): 16 bytes a step (GCC's vectors, one
+ * SSE2 compare on x86-64), each byte lane counting up to 255 matches
+ * before the lanes are added up; a memchr a line cost a call per row
+ * (11 against 2 ms at 10^6 rows). */
+static size_t count_newlines(const char *text, size_t len)
+{
+	typedef unsigned char bytes16 __attribute__((vector_size(16)));
+	size_t n = 0, i = 0;
+
+	while (len - i >= 16) {
+		bytes16 lanes = { 0 };
+
+		for (int k = 0; k < 255 && len - i >= 16; k++, i += 16) {
+			bytes16 v;
+
+			memcpy(&v, text + i, 16);
+			lanes -= (bytes16)(v == '\n'); /* a match is -1: adds one */
+		}
+		for (int b = 0; b < 16; b++)
+			n += lanes[b];
+	}
+	for (; i < len; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
 /* The problem's arrays (and *numeric, *row_line per row), sized once for
  * the lines after the header (from text[rows_at]). */
 static int alloc_rows(const char *text, size_t len, size_t rows_at,
@@ -435,8 +519,7 @@ static int alloc_rows(const char *text, size_t len, size_t rows_at,
 	if (!out->label_text)
 		return -ENOMEM;
 	/* At most one row per line left: the arrays are sized once. */
-	for (const char *q = text + rows_at; (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
-		cap++;
+	cap += count_newlines(text + rows_at, len - rows_at);
 	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
 	out->id = ab_alloc_large(cap * sizeof(*out->id));
 	out->label = ab_alloc_large(cap * sizeof(*out->label));
@@ -643,15 +726,14 @@ static char *name_from_path(const char *path)
 int ab_problem_load_csv(const char *path, struct ab_problem *out,
 			struct ab_error *err)
 {
-	char *text;
-	size_t len;
-	int rc = ab_read_file(path, &text, &len, err);
+	struct ab_file_text ft;
+	int rc = ab_map_file(path, &ft, err);
 	const char *cap;
 
 	if (rc)
 		return rc;
-	rc = ab_problem_parse_csv(text, len, path, out, err);
-	free(text);
+	rc = ab_problem_parse_csv(ft.text, ft.len, path, out, err);
+	ab_file_text_free(&ft);
 	if (rc)
 		return rc;
 	out->name = name_from_path(path);
