@@ -285,6 +285,17 @@ static const struct csv_case csv_cases[] = {
 	{ ",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got ''", 0, 0 },
 	{ "\"a\",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got '\"a\"'", 0, 0 },
 	{ "7,0,1,1\n7,0,1,1\n", "m.csv:3: column 'id': buffer id '7' appears twice, first on line 2 (ids must be unique)", 0, 0 },
+	/* the sum of sizes, each rounded up to 2^30, past 2^62: 2^62 - 2^30
+	 * and a 1-byte buffer (2^30) make 2^62 exactly, which fits; the next
+	 * byte passes, at line 4; a repeat is named before it; a size alone
+	 * above 2^62 at its own line */
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n", NULL, 1, 1 },
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n2,0,1,1\n",
+	  "m.csv:4: column 'size': buffer 2 (1 bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)", 0, 0 },
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n2,0,1,1\n1,0,1,1\n",
+	  "m.csv:5: column 'id': buffer id '1' appears twice, first on line 3 (ids must be unique)", 0, 0 },
+	{ "b,0,1,7\n0,0,1,4611686018427387905\n",
+	  "m.csv:3: column 'size': buffer 0 (4611686018427387905 bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)", 0, 0 },
 	/* ids rising row by row but the last (no repeat while they rise) */
 	{ "0,0,1,1\n1,0,1,1\n5,0,1,1\n5,0,1,1\n", "m.csv:5: column 'id': buffer id '5' appears twice, first on line 4 (ids must be unique)", 0, 0 },
 	{ "a,0,1,1\n7,0,1,1\na,0,1,1\n", "m.csv:4: column 'id': buffer id 'a' appears twice, first on line 2 (ids must be unique)", 0, 0 },
