@@ -15,7 +15,11 @@
  * may tie and then wins, so its cutoff is one byte higher.  A plan at the
  * lower bound (the most bytes live at one step) cannot be beaten, so once
  * one is kept only the members registered before it still run (a tie at
- * the bound would win): most real models at alignment 1.
+ * the bound would win): most real models at alignment 1.  The members
+ * share one memo (ab_plan_options.memo: every buffer's lifetime ranks and
+ * the index spacing they give, worked out by the first member that asks),
+ * and each member's large arrays are the ones the member before it freed
+ * (ab_free_large keeps them), so the kernel clears their pages once.
  * Complexity: the sum of the members' costs, each only up to the step where
  * its arena reaches the best peak so far (on the scale sweep the size-
  * ordered members stop after about a third of their buffers and those in
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
+#include "lib/first_fit_index.h"
 
 extern const struct ab_planner ab_planner_best_of; /* itself: skipped */
 
@@ -74,10 +79,13 @@ static int plan_best_of(const struct ab_problem *p,
 	size_t count = ab_planner_count(), n_seq, best_k = SIZE_MAX;
 	size_t *seq = malloc((count + 1) * sizeof(*seq));
 	bool *queued = calloc(count + 1, sizeof(*queued)), cut = false;
+	struct ab_plan_memo *memo = NULL; /* shared by the members */
 	uint64_t best = UINT64_MAX, bound = ab_lower_bound(p, NULL);
 	struct ab_plan tmp;
 	int rc = -ENOMEM;
 
+	if (!o->memo && !(memo = ab_plan_memo_new(p)))
+		goto out;
 	if (!seq || !queued || ab_plan_alloc(&tmp, p->n))
 		goto out;
 	n_seq = run_order(seq, queued, count);
@@ -88,6 +96,8 @@ static int plan_best_of(const struct ab_problem *p,
 		bool may_tie = k < best_k;
 		struct ab_plan_options om = *o;
 
+		if (memo)
+			om.memo = memo;
 		if (best <= bound && !may_tie)
 			continue;
 		if (best != UINT64_MAX) {
@@ -117,6 +127,7 @@ static int plan_best_of(const struct ab_problem *p,
 	if (!rc && ab_above_cutoff(o, best))
 		rc = AB_ABOVE_CUTOFF;
 out:
+	ab_plan_memo_free(memo);
 	free(seq);
 	free(queued);
 	return rc;

@@ -313,11 +313,11 @@ static int place_rule(const struct ab_problem *p,
 		rc = 1;
 		goto out;
 	}
-	rc = ff_rank_lifetimes(p, order, n, &r);
+	rc = ff_rank_lifetimes_memo(p, o, order, n, &r);
 	if (rc)
 		goto out;
 	if (route)
-		c1.spacing = ff_choose_spacing(&r, order, n);
+		c1.spacing = ff_choose_spacing_memo(&r, order, n);
 	c1.threads = 1;
 	rc = route && !c1.spacing ? 1
 				  : ff_place_ranked(p, o, order, n, &r, &c1, rule,

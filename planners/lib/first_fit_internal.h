@@ -128,6 +128,16 @@ struct ranks {
 	int64_t reach;         /* longest lifetime, in ranks */
 	uint64_t total_len;    /* sum of last - first */
 	uint64_t pairs;        /* pairs of buffers overlapping in time */
+	struct ab_plan_memo *memo; /* lent by this memo: not to be freed */
+};
+
+/* Every buffer's ranks and the spacing they give, worked out once for
+ * best_of's members (ab_plan_options.memo). */
+struct ab_plan_memo {
+	const struct ab_problem *p;
+	bool ranked, spaced;
+	struct ranks r;
+	uint32_t spacing;
 };
 
 struct index {
@@ -161,12 +171,21 @@ static inline uint32_t ff_any_order(const uint32_t *order, size_t m, size_t n, s
 
 int ff_rank_lifetimes(const struct ab_problem *p, const uint32_t *order,
 		      size_t m, struct ranks *r);
+/* The same, lent by o->memo when it is p's and order holds every buffer
+ * (the ranks do not depend on the order then). */
+int ff_rank_lifetimes_memo(const struct ab_problem *p,
+			   const struct ab_plan_options *o,
+			   const uint32_t *order, size_t m, struct ranks *r);
 void ff_ranks_free(struct ranks *r);
 
 /* The spacing from the ranks, or 0 (listing is cheaper, or the index
  * would be too large); the default time-local batch. */
 uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 			   size_t m);
+/* The same, kept in the memo that lent r (whose ranks hold every buffer,
+ * so the spacing does not depend on the order either). */
+uint32_t ff_choose_spacing_memo(const struct ranks *r, const uint32_t *order,
+				size_t m);
 size_t ff_choose_batch(const struct ranks *r, size_t m);
 
 /* Buffer [a, b] (ranks) asks its checkpoint: the lowest first fit at or

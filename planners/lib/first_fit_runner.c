@@ -325,7 +325,8 @@ int ff_place_ranked(const struct ab_problem *p,
 			enum ab_index_rule rule, uint64_t *offsets,
 			uint64_t *top, struct ab_first_fit_stats *stats)
 {
-	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing : ff_choose_spacing(r, order, m);
+	uint32_t spacing = cfg && cfg->spacing ? cfg->spacing
+					      : ff_choose_spacing_memo(r, order, m);
 	size_t batch = cfg && cfg->batch ? cfg->batch : ff_choose_batch(r, m);
 	unsigned threads = cfg && cfg->threads ? cfg->threads
 			   : m >= PARALLEL_MIN_BUFFERS ? usable_cpus() : 1;

@@ -4,8 +4,10 @@
  * each member's thread CPU time, the cutoff it was given and how it ended
  * (rc -33 = AB_ABOVE_CUTOFF); `nocut` runs every member whole, `setup`
  * gives each cutoff 1 (it stops at its first placement: its set-up).
+ * The members share one memo (ab_plan_options.memo), as in best_of; its
+ * work is counted in the first member that asks for it.
  * Keep its leader list as best_of.c has it.
- *   cc -Iharness -Ibuild -O2 -o build/best_of_walk scripts/dev/best_of_walk.c \
+ *   cc -Iharness -Iplanners -Ibuild -O2 -o build/best_of_walk scripts/dev/best_of_walk.c \
  *      build/libarenabench.a -lstdc++ -lbenchmark -lpthread -lm
  *   taskset -c 0 build/best_of_walk PROBLEM [nocut|setup]
  */
@@ -15,6 +17,7 @@
 #include <time.h>
 #include "core/arenabench.h"
 #include "import/input.h"
+#include "lib/first_fit_index.h"
 
 static double cpu_seconds(void)
 {
@@ -36,6 +39,7 @@ int main(int argc, char **argv)
 	bool queued[256] = { false };
 	uint64_t best = UINT64_MAX, bound;
 	double total = 0;
+	struct ab_plan_memo *memo;
 
 	memset(&lo, 0, sizeof(lo));
 	if (argc < 2 || count > 256 || ab_input_load(argv[1], &lo, &in, &err)) {
@@ -53,13 +57,13 @@ int main(int argc, char **argv)
 		if (!queued[k] && ab_planner_at(k)->cost == AB_COST_FAST &&
 		    strcmp(ab_planner_at(k)->name, "best_of"))
 			seq[n_seq++] = k;
-	if (ab_plan_alloc(&tmp, in.problem.n))
+	if (ab_plan_alloc(&tmp, in.problem.n) || !(memo = ab_plan_memo_new(&in.problem)))
 		return 1;
 	printf("%s: %zu buffers, lower bound %llu\n", argv[1], in.problem.n, (unsigned long long)bound);
 	for (size_t s = 0; s < n_seq; s++) {
 		size_t k = seq[s];
 		bool may_tie = k < best_k;
-		struct ab_plan_options o = { .align = 1 };
+		struct ab_plan_options o = { .align = 1, .memo = memo };
 		double t0, t;
 		int rc;
 
@@ -83,6 +87,7 @@ int main(int argc, char **argv)
 	}
 	printf("total %.3f s, best %llu (%s)\n", total, (unsigned long long)best,
 	       best_k == SIZE_MAX ? "none" : ab_planner_at(best_k)->name);
+	ab_plan_memo_free(memo);
 	ab_plan_free(&tmp);
 	ab_input_free(&in);
 	return 0;
