@@ -632,11 +632,11 @@ Test(minimalloc_csv, reader_stops_at_the_text_end_before_a_guard_page)
 	munmap(two, 2 * (size_t)page);
 }
 
-/* A file is read through a mapping of its pages: one of exactly a page
- * (4,096 bytes) whose last row has no newline and ends on the page's last
- * byte, so a read past the text would fault; an empty file; both as a
- * text in memory reads them. */
-Test(minimalloc_csv, mapped_file_ends_exactly_at_a_page)
+/* Files through ab_problem_load_csv: one of exactly a page (4,096 bytes)
+ * whose last row has no newline and ends on the page's last byte (its
+ * last field read by the byte loop after the eight-byte steps); an empty
+ * file. */
+Test(minimalloc_csv, file_of_exactly_a_page_and_an_empty_file)
 {
 	char dir[256], path[300];
 	char text[4097];

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,39 +91,6 @@ int ab_read_file(const char *path, char **text, size_t *len,
 	*text = buf;
 	*len = n;
 	return 0;
-}
-
-int ab_map_file(const char *path, struct ab_file_text *ft,
-		struct ab_error *err)
-{
-	FILE *f;
-	uint64_t size;
-	void *map = MAP_FAILED;
-	int rc = ab_open_input(path, AB_MAX_FILE_BYTES, &f, &size, err);
-
-	memset(ft, 0, sizeof(*ft));
-	if (rc)
-		return rc;
-	if (size > 0)
-		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
-	fclose(f); /* a mapping outlives its descriptor */
-	if (map == MAP_FAILED) {
-		rc = ab_read_file(path, &ft->copy, &ft->len, err);
-		ft->text = ft->copy;
-		return rc;
-	}
-	ft->map = map;
-	ft->text = map;
-	ft->len = (size_t)size;
-	return 0;
-}
-
-void ab_file_text_free(struct ab_file_text *ft)
-{
-	if (ft->map)
-		munmap(ft->map, ft->len);
-	free(ft->copy);
-	memset(ft, 0, sizeof(*ft));
 }
 
 /* Decimal digits of v >= 1: from its bit length (log10 2 ~ 1233 / 4096),

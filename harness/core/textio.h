@@ -20,24 +20,6 @@ int ab_open_input(const char *path, uint64_t limit, FILE **f,
  * AB_MAX_FILE_BYTES.  Errors name the file. */
 int ab_read_file(const char *path, char **text, size_t *len,
 		 struct ab_error *err);
-/* A whole file's bytes without a copy, for a parser that reads at most
- * len bytes (no NUL after them): a regular file through ab_open_input
- * with AB_MAX_FILE_BYTES, mapped read-only, so its bytes are the page
- * cache's pages (nothing zeroed or copied; a 26 MB CSV read into fresh
- * memory cost 6-16 ms more here); an empty file, or one the system will
- * not map, is read into memory as ab_read_file reads it.  The bytes stay
- * until ab_file_text_free.  Weak spot of any mapping: a file cut shorter
- * by another process while it is mapped ends the reader with SIGBUS
- * (read would see the shorter file). */
-struct ab_file_text {
-	const char *text;
-	size_t len;
-	void *map;      /* the mapping, or NULL */
-	char *copy;     /* the bytes read instead, or NULL */
-};
-int ab_map_file(const char *path, struct ab_file_text *ft,
-		struct ab_error *err);
-void ab_file_text_free(struct ab_file_text *ft);
 
 /* v in decimal at p, without a NUL; returns the end.  p must have room
  * for 20 bytes: the bytes between the end and p + 20 may be overwritten.

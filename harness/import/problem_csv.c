@@ -826,14 +826,15 @@ static char *name_from_path(const char *path)
 int ab_problem_load_csv(const char *path, struct ab_problem *out,
 			struct ab_error *err)
 {
-	struct ab_file_text ft;
-	int rc = ab_map_file(path, &ft, err);
+	char *text;
+	size_t len;
+	int rc = ab_read_file(path, &text, &len, err);
 	const char *cap;
 
 	if (rc)
 		return rc;
-	rc = ab_problem_parse_csv(ft.text, ft.len, path, out, err);
-	ab_file_text_free(&ft);
+	rc = ab_problem_parse_csv(text, len, path, out, err);
+	free(text);
 	if (rc)
 		return rc;
 	out->name = name_from_path(path);
