@@ -618,8 +618,8 @@ static int alloc_rows(const char *text, size_t len, size_t rows_at,
 	out->buf = ab_alloc_large(cap * sizeof(*out->buf));
 	out->id = ab_alloc_large(cap * sizeof(*out->id));
 	out->label = ab_alloc_large(cap * sizeof(*out->label));
-	*numeric = malloc(cap);
-	*row_line = malloc(cap * sizeof(**row_line));
+	*numeric = ab_alloc_large(cap);
+	*row_line = ab_alloc_large(cap * sizeof(**row_line));
 	if (cols->at[COL_NAME] >= 0)
 		out->csv_name = malloc(cap * sizeof(*out->csv_name));
 	if (cols->at[COL_OFFSET] >= 0)
@@ -777,7 +777,7 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		goto fail;
 	}
 	out->n = n;
-	out->tensor = malloc(n * sizeof(*out->tensor));
+	out->tensor = ab_alloc_large(n * sizeof(*out->tensor));
 	if (!out->tensor)
 		goto fail_oom;
 	for (size_t i = 0; i < n; i++)
@@ -791,15 +791,15 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		goto fail;
 	}
 	drop_number_labels(out, numeric, &cols);
-	free(numeric);
-	free(row_line);
+	ab_free_large(numeric);
+	ab_free_large(row_line);
 	ab_line_reader_free(&lr);
 	return 0;
 fail_oom:
 	rc = ab_fail(err, -ENOMEM, "%s: out of memory", path);
 fail:
-	free(numeric);
-	free(row_line);
+	ab_free_large(numeric);
+	ab_free_large(row_line);
 	ab_line_reader_free(&lr);
 	ab_problem_free(out);
 	return rc;
