@@ -19,11 +19,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "import/problem_csv.h"
+#include "import/digits.h"
 #include "core/strmap.h"
 #include "core/textio.h"
 
@@ -369,53 +367,6 @@ static int row_values(char **f, const struct csv_cols *cols, const char *path,
 	return ab_fail(err, -EINVAL, "%s:%d: unreadable row", path, line);
 }
 
-/* The value of eight decimal digits, one a byte, the first (the most
- * significant) in the lowest byte: neighbouring digits paired into 16-bit
- * lanes (10 a + b), pairs into 32-bit lanes (100 a + b), then the two
- * halves (10^4 a + b); no lane carries into the next, as every partial
- * value stays below its lane's size.  The technique of Langdale and
- * Lemire, "Parsing gigabytes of JSON per second" (VLDB Journal 2019). */
-static inline uint64_t eight_digit_value(uint64_t d)
-{
-	d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
-	d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
-	return (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
-}
-
-/* Reads the digits at *q into *x (x * 10 + digit each) eight bytes a
- * step while eight bytes remain before end, and stops at the first byte
- * that is not a digit (or when fewer than eight remain: the caller's
- * byte loop goes on from *q).  A field of more than 18 digits is refused
- * by its width, so *x may wrap then. */
-static inline void digits_by_eight(const char **q, const char *end, uint64_t *x)
-{
-	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000,
-					   1000000, 10000000, 100000000 };
-
-	while (end - *q >= 8) {
-		uint64_t w, d, other;
-		unsigned k;
-
-		memcpy(&w, *q, 8);
-		/* a digit byte becomes 0..9; a byte whose low seven bits
-		 * pass 9, or whose top bit is set, is another byte */
-		d = w ^ 0x3030303030303030ull;
-		other = (((d & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | d) &
-			0x8080808080808080ull;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		k = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
-#else
-		k = other ? (unsigned)__builtin_clzll(other) / 8 : 8;
-		d = __builtin_bswap64(d);
-#endif
-		if (k)  /* the k digits to the top bytes: zeros before them */
-			*x = *x * pow10[k] + eight_digit_value(d << (8 * (8 - k)));
-		*q += k;
-		if (k < 8)
-			return;
-	}
-}
-
 /*
  * The common row read without copying its line: every field is plain
  * digits (at most 18, so no overflow) but the id, which is 1 to 256
@@ -481,43 +432,7 @@ static bool plain_row(const char *text, size_t len, size_t *pos,
 	return true;
 }
 
-/* The '\n' bytes in text[0, len): 16 bytes a step (GCC's vectors, one
- * SSE2 compare on x86-64), each byte lane counting up to 255 matches
- * before the lanes are added up; a memchr a line cost a call per row
- * (11 against 2 ms at 10^6 rows). */
-static size_t count_newlines(const char *text, size_t len)
-{
-	typedef unsigned char bytes16 __attribute__((vector_size(16)));
-	size_t n = 0, i = 0;
-
-	while (len - i >= 16) {
-		bytes16 lanes = { 0 };
-
-		for (int k = 0; k < 255 && len - i >= 16; k++, i += 16) {
-			bytes16 v;
-
-			memcpy(&v, text + i, 16);
-			lanes -= (bytes16)(v == '\n'); /* a match is -1: adds one */
-		}
-		for (int b = 0; b < 16; b++)
-			n += lanes[b];
-	}
-	for (; i < len; i++)
-		n += text[i] == '\n';
-	return n;
-}
-
-#ifdef __SSE2__
-/* The bytes of 32 at text that equal c, as bits (SSE2's byte compare and
- * mask). */
-static inline uint32_t bytes_equal(__m128i lo, __m128i hi, char c)
-{
-	__m128i cc = _mm_set1_epi8(c);
-
-	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, cc)) |
-	       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, cc)) << 16;
-}
-
+#ifdef AB_HAVE_MASKS_OF_32
 /*
  * The commonest row of all, read from one look at its 32 bytes: a line
  * of at most 31 bytes ending in "\n" or "\r\n", of digits and commas
@@ -534,15 +449,12 @@ static bool short_digit_row(const char *text, size_t len, size_t *pos,
 			    uint8_t *numeric)
 {
 	const char *q = text + *pos;
-	__m128i lo, hi;
 	uint32_t nl, content, commas, digits, fields_left;
 	unsigned e, at = 0;
 
 	if (len - *pos < 40)
 		return false;
-	lo = _mm_loadu_si128((const __m128i *)q);
-	hi = _mm_loadu_si128((const __m128i *)(q + 16));
-	nl = bytes_equal(lo, hi, '\n');
+	masks_of_32(q, &nl, &commas, &digits);
 	if (!nl)
 		return false;
 	e = (unsigned)__builtin_ctz(nl); /* the line's end */
@@ -551,15 +463,7 @@ static bool short_digit_row(const char *text, size_t len, size_t *pos,
 	if (e == 0)
 		return false;
 	content = (1u << e) - 1;
-	commas = bytes_equal(lo, hi, ',') & content;
-	{
-		/* a digit: the byte minus '0', unsigned, below 10 */
-		__m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-		__m128i dl = _mm_sub_epi8(lo, zero), dh = _mm_sub_epi8(hi, zero);
-
-		digits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(dl, nine), dl)) |
-			 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(dh, nine), dh)) << 16;
-	}
+	commas &= content;
 	/* digits and commas only; no field empty (a comma first, last or
 	 * after a comma); the header's count of fields */
 	if (((digits | commas) & content) != content || (commas & 1) ||
@@ -576,10 +480,7 @@ static bool short_digit_row(const char *text, size_t len, size_t *pos,
 		width = end - at;
 		if (width > 8)
 			return false;
-		memcpy(&w, q + at, 8);
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-		w = __builtin_bswap64(w);
-#endif
+		memcpy(&w, q + at, 8); /* x86-64: the first byte lowest */
 		x = eight_digit_value((w ^ 0x3030303030303030ull) << (8 * (8 - width)));
 		if (cols->column[fi] == COL_ID) {
 			*id = q + at;
@@ -598,6 +499,20 @@ static bool short_digit_row(const char *text, size_t len, size_t *pos,
 	return true;
 }
 #endif
+
+/* A row read where it is: the short one from one look (short_digit_row,
+ * where SSE2 is), else plain_row; false: neither took it. */
+static inline bool row_in_place(const char *text, size_t len, size_t *pos,
+				const struct csv_cols *cols, size_t n,
+				int64_t v[COL_COUNT], const char **id,
+				size_t *id_len, uint8_t *numeric)
+{
+#ifdef AB_HAVE_MASKS_OF_32
+	if (short_digit_row(text, len, pos, cols, n, v, id, id_len, numeric))
+		return true;
+#endif
+	return plain_row(text, len, pos, cols, n, v, id, id_len, numeric);
+}
 
 /* The problem's arrays (and *numeric, *row_line per row), sized once for
  * the lines after the header (from text[rows_at]). */
@@ -712,13 +627,8 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		int nf;
 
 		if (cols.at[COL_NAME] < 0 && lr.pos < len &&
-		    (
-#ifdef __SSE2__
-		     short_digit_row(text, len, &lr.pos, &cols, n, v, &id,
-				     &id_len, &numeric[n]) ||
-#endif
-		     plain_row(text, len, &lr.pos, &cols, n, v, &id, &id_len,
-			       &numeric[n]))) {
+		    row_in_place(text, len, &lr.pos, &cols, n, v, &id, &id_len,
+				 &numeric[n])) {
 			lr.line++;
 		} else {
 			rc = ab_line_reader_next(&lr, &line);
