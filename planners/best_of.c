@@ -17,9 +17,7 @@
  * one is kept only the members registered before it still run (a tie at
  * the bound would win): most real models at alignment 1.  The members
  * share one memo (ab_plan_options.memo: every buffer's lifetime ranks and
- * the index spacing they give, worked out by the first member that asks),
- * and each member's large arrays are the ones the member before it freed
- * (ab_free_large keeps them), so the kernel clears their pages once.
+ * the index spacing they give, worked out by the first member that asks).
  * Complexity: the sum of the members' costs, each only up to the step where
  * its arena reaches the best peak so far (on the scale sweep the size-
  * ordered members stop after about a third of their buffers and those in
@@ -40,7 +38,7 @@
 #include <string.h>
 
 #include "core/arenabench.h"
-#include "lib/first_fit_index.h"
+#include "lib/memo.h"
 
 extern const struct ab_planner ab_planner_best_of; /* itself: skipped */
 

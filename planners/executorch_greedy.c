@@ -58,6 +58,7 @@
 #include <stdlib.h>
 
 #include "lib/object_sets.h"
+#include "lib/memo.h"
 #include "lib/placement.h"
 #include "lib/replay.h"
 
@@ -491,7 +492,7 @@ static int plan_executorch_greedy(const struct ab_problem *p,
 		  (unsigned __int128)stride * (n + 1) < ((unsigned __int128)1 << 64);
 	total = 0;
 	/* Producer order, then size descending with ties reversed. */
-	rc = ab_order_first_use(p, order);
+	rc = ab_order_first_use_memo(p, o, order);
 	if (rc)
 		goto out;
 	for (size_t k = 0; k < n; k++)

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 struct slot_queue {
@@ -63,7 +64,7 @@ static int plan_greedy_last_use(const struct ab_problem *p,
 	if (!order || !key || !slot_of || !slot_size ||
 	    !slot_align || !q.key || !q.slot || !q.left)
 		goto out;
-	rc = ab_order_first_use(p, order);
+	rc = ab_order_first_use_memo(p, o, order);
 	for (size_t i = 0; !rc && i < n; i++)
 		key[i] = (uint64_t)p->buf[i].last;
 	if (!rc)

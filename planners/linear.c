@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 static int plan_linear(const struct ab_problem *p,
@@ -24,7 +25,7 @@ static int plan_linear(const struct ab_problem *p,
 
 	if (!order)
 		return -ENOMEM;
-	rc = ab_order_first_use(p, order);
+	rc = ab_order_first_use_memo(p, o, order);
 	if (!rc) {
 		for (size_t j = 0; j < p->n; j++) {
 			size_t i = order[j];

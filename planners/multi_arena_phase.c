@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 static int auto_phases(const struct ab_problem *p,
@@ -184,7 +185,7 @@ static int plan_multi_arena_phase(const struct ab_problem *p,
 		if (ab_effective_align(p, i, o) > max_align)
 			max_align = ab_effective_align(p, i, o);
 	}
-	rc = ab_order_size_desc(p, order);
+	rc = ab_order_size_desc_memo(p, o, order);
 	if (rc)
 		goto out;
 	for (int a = 0; a < n_arenas; a++) {

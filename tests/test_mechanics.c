@@ -27,6 +27,7 @@
 #include "testutil.h"
 #include "lib/first_fit_index.h"
 #include "lib/first_fit_internal.h"
+#include "lib/memo.h"
 #include "lib/ordset.h"
 #include "lib/piecewise.h"
 #include "oracle.h"
@@ -977,84 +978,18 @@ Test(mechanics, pool_blocks_by_hand)
 	pw_pool_free(&pl);
 }
 
-/* Large blocks kept for reuse (core/memory.c), by hand.  A freed 8 MiB
- * block comes back for a request of 7 MiB (rounded to 8) with its bytes
- * as left, so its pages were not cleared again; not for one of 3 MiB
- * (rounded to 4: the block is more than 2 MiB longer), which gets a block
- * of its own while the 8 MiB one stays kept.  Four 40 MiB blocks freed
- * overflow the 128 MiB kept: the oldest goes back and the other three
- * come back for three requests, their bytes intact.  A 100 MiB request
- * no kept block serves first gives every kept block back (100 + 40 >
- * 128). */
-Test(mechanics, large_blocks_kept_by_hand)
-{
-	const size_t mib = (size_t)1 << 20;
-	uint8_t *a, *b, *c, *d, *big[4], *again[3], *e;
-
-	ab_give_back_large();
-	cr_assert_eq(ab_large_kept_bytes(), 0);
-	a = ab_alloc_large(8 * mib);
-	cr_assert(a);
-	a[0] = 17;
-	a[8 * mib - 1] = 71;
-	ab_free_large(a);
-	cr_assert_geq(ab_large_kept_bytes(), 8 * mib);
-	b = ab_alloc_large(7 * mib);
-	cr_assert_eq(b, a, "a kept block serves a request it holds");
-	cr_assert(b[0] == 17 && b[8 * mib - 1] == 71, "its bytes as left");
-	cr_assert_eq(ab_large_kept_bytes(), 0);
-	ab_free_large(b);
-	c = ab_alloc_large(3 * mib);
-	cr_assert(c && c != a, "8 MiB is too long for a 4 MiB request");
-	cr_assert_geq(ab_large_kept_bytes(), 8 * mib, "and stays kept");
-	d = ab_alloc_large(8 * mib);
-	cr_assert_eq(d, a);
-	ab_free_large(c);
-	ab_free_large(d);
-	ab_give_back_large();
-	cr_assert_eq(ab_large_kept_bytes(), 0);
-
-	for (int k = 0; k < 4; k++) {
-		big[k] = ab_alloc_large(40 * mib);
-		cr_assert(big[k]);
-		big[k][12345] = (uint8_t)(k + 1);
-	}
-	for (int k = 0; k < 4; k++)
-		ab_free_large(big[k]);
-	cr_assert_leq(ab_large_kept_bytes(), 128 * mib);
-	for (int k = 0; k < 3; k++) {
-		again[k] = ab_alloc_large(40 * mib);
-		cr_assert(again[k]);
-	}
-	for (int k = 1; k < 4; k++) {
-		int hits = 0;
-
-		for (int j = 0; j < 3; j++)
-			hits += again[j] == big[k];
-		cr_assert_eq(hits, 1, "40 MiB block %d (of 0..3) comes back once", k);
-		cr_assert_eq(big[k][12345], k + 1);
-	}
-	for (int k = 0; k < 3; k++)
-		ab_free_large(again[k]);
-	cr_assert_geq(ab_large_kept_bytes(), 120 * mib);
-	e = ab_alloc_large(100 * mib);
-	cr_assert(e);
-	cr_assert_eq(ab_large_kept_bytes(), 0,
-		     "a 100 MiB miss leaves no room for 40 MiB blocks");
-	ab_free_large(e);
-	ab_give_back_large();
-}
-
-/* best_of's memo (ab_plan_options.memo): the index's planners give the
- * same offsets with no memo, with one memo shared by all of them, and with
- * a memo filled on another problem (which must be passed over: its ranks
- * are another problem's); size_first_fit's with the memo match the O(n^2)
- * oracle.  The shared memo was used (ranks and spacing kept). */
+/* best_of's memo (ab_plan_options.memo, lib/memo.h): the index's planners
+ * and those that take their order from it give the same offsets with no
+ * memo, with one memo shared by all of them, and with a memo filled on
+ * another problem (which must be passed over: its ranks and orders are
+ * another problem's); size_first_fit's with the memo match the O(n^2)
+ * oracle.  The shared memo was used (ranks, spacing, both orders kept). */
 Test(mechanics, memo_shared_or_not_same_offsets)
 {
 	static const char *const names[] = {
 		"size_first_fit", "tflm_greedy", "greedy_conflicts", "first_fit_in_order",
-		"xla_best_fit", "tflite_arena", "greedy_by_size_gpu", "best_of" };
+		"xla_best_fit", "tflite_arena", "greedy_by_size_gpu", "linear",
+		"greedy_last_use", "executorch_greedy", "multi_arena_phase", "best_of" };
 	struct ab_problem p = { 0 }, q = { 0 };
 	struct ab_plan_memo *mine, *other;
 	struct ab_plan_options o = { .align = 1 };
@@ -1106,7 +1041,8 @@ Test(mechanics, memo_shared_or_not_same_offsets)
 		ab_plan_free(&shared);
 		ab_plan_free(&stale);
 	}
-	cr_assert(mine->ranked && mine->spaced, "the memo was used");
+	cr_assert(mine->ranked && mine->spaced && mine->first_use && mine->size_desc,
+		  "the memo was used");
 	ab_plan_memo_free(mine);
 	ab_plan_memo_free(other);
 	free(off);

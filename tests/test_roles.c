@@ -577,6 +577,27 @@ Test(roles, control_flow_planned_or_refused_by_name)
 		     0, "%s", err.msg);
 	cr_expect_eq(g.n_ops, 1);
 	ab_graph_free(&g);
+	{
+		/* scale takes --subgraph as plan does: the branch alone (its row
+		 * named ww_sg1) is bx and by, 64 B each, both live at its ADD, so
+		 * linear's row has 2 buffers, 2 live, scale's alignment 1, peak
+		 * 128 and bound 128 */
+		char dir[256], path[400], cmd[1400], *out = NULL;
+		const char *row = "ww_sg1,2,2,linear,1,";
+		FILE *f;
+
+		tu_tmpdir_make(dir, sizeof(dir), "roles");
+		snprintf(path, sizeof(path), "%s/ww.tflite", dir);
+		f = fopen(path, "wb");
+		cr_assert(f && fwrite(bytes, 1, len, f) == len && !fclose(f));
+		snprintf(cmd, sizeof(cmd), AB_BUILD_DIR "/arenabench scale %s --subgraph 1 --planner linear "
+			 "--benchmark_repetitions=1 --benchmark_min_time=0.0001 2>&1", path);
+		cr_expect_eq(tu_run(cmd, &out), 0, "%s", out);
+		cr_expect(strncmp(out, row, strlen(row)) == 0 && strstr(out, ",128,128,ok,1\n"),
+			  "%s", out);
+		free(out);
+		tu_tmpdir_remove(dir);
+	}
 	free(bytes);
 }
 

@@ -1,6 +1,6 @@
 /*
  * `arenabench scale FILE --planner P [--align A] [--budget-seconds S]
- * [--dim NAME=VALUE...] [--dims-file F] [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
+ * [--subgraph N] [--dim NAME=VALUE...] [--dims-file F] [--header] [--benchmark_*...]`: bench/scale.h's one measurement as a
  * CSV row on stdout.  Exit 0 when measured (status ok, timed_out or
  * invalid is in the row), 2 bad usage or input.  A first plan still
  * running at S seconds (wall) is stopped there: an interval timer's
@@ -121,7 +121,7 @@ int cmd_scale(struct args *a, int argc, char **argv)
 		return strcmp(argv[2], "--write-meta") ? sort_reference(argc, argv)
 						       : write_meta(argc, argv);
 	if (a->n_pos != 1 || !a->planners || a->n_aligns != 1) {
-		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--dim NAME=VALUE...] [--header] [--benchmark_*]\n"
+		fprintf(stderr, "usage: arenabench scale FILE --planner P [--align A] [--budget-seconds S] [--subgraph N] [--dim NAME=VALUE...] [--header] [--benchmark_*]\n"
 				"       arenabench scale --sort-reference N | --write-meta PATH [WORDS...]\n");
 		return EXIT_USAGE;
 	}

@@ -54,7 +54,7 @@ static const struct option_doc table[] = {
 	  "leave operator scratch buffers out" },
 	{ { "family", required_argument, NULL, O_FAMILY }, LOAD, "NAME",
 	  "the family of every input (default: a .graph's own, a model's folder)" },
-	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE, "N",
+	{ { "subgraph", required_argument, NULL, O_SUBGRAPH }, TFLITE | CMD_SCALE, "N",
 	  ".tflite: the subgraph to plan (default 0)" },
 	{ { "dim", required_argument, NULL, O_DIM }, TFLITE | CMD_SCALE, "NAME=VALUE",
 	  ".tflite/.onnx: value of a dynamic (symbolic) dimension; INPUT:AXIS=VALUE: any dimension of an input, named or not" },

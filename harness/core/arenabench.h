@@ -441,13 +441,13 @@ struct ab_plan_options {
 	 * (ab_above_cutoff). */
 	uint64_t cutoff;
 	/* What planners/lib works out from the problem alone, kept for the
-	 * next planner on the same problem (the index's lifetime ranks and
-	 * spacing): best_of makes one for its members
-	 * (planners/lib/first_fit_index.h, ab_plan_memo_new).
+	 * next planner on the same problem (orders of every buffer, the
+	 * index's lifetime ranks and spacing): best_of makes one for its
+	 * members
+	 * (planners/lib/memo.h).
 	 * NULL = none, each planner works it out itself. */
 	struct ab_plan_memo *memo;
 };
-
 
 /* The return of a planner that stopped at o->cutoff (no errno a planner
  * returns otherwise). */
@@ -565,19 +565,8 @@ int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank);
  * kernel is asked to back it with transparent huge pages, so touching it
  * costs a page fault a 2 MiB instead of every 4 KiB, and random reads
  * miss the TLB less (a fault costs microseconds in a virtual machine).
- * NULL when out of memory.  Contents undefined, as malloc's.
- * Freed with ab_free_large, which keeps such a block for a later request
- * of about its length (the kernel does not clear its pages again: best_of's
- * members and the stages of one command reuse each other's arrays); a
- * request no kept block serves first gives every kept block back, so
- * keeping never raises the peak by more than a reused block's slack (a
- * quarter, or 2 MiB).  free() is also safe on any of these blocks. */
+ * Freed with free(); NULL when out of memory. */
 void *ab_alloc_large(size_t bytes);
-void ab_free_large(void *q);
-/* Gives every kept block back to the system (tests; long-lived callers),
- * and the bytes kept now (tests). */
-void ab_give_back_large(void);
-size_t ab_large_kept_bytes(void);
 
 /* Effective alignment of buffer i: max(o->align, buffer's own). */
 static inline uint64_t ab_effective_align(const struct ab_problem *p, size_t i,

@@ -86,7 +86,7 @@ static void exclusive_sums(size_t *c, size_t radix)
 		tmp_ = ab_alloc_large(n * sizeof(*tmp_));                      \
 		count_ = calloc((size_t)used_ * radix_, sizeof(*count_));      \
 		if (!tmp_ || !count_) {                                        \
-			ab_free_large(tmp_);                                   \
+			free(tmp_);                                            \
 			free(count_);                                          \
 			(rc) = -ENOMEM;                                        \
 			break;                                                 \
@@ -111,7 +111,7 @@ static void exclusive_sums(size_t *c, size_t radix)
 		}                                                              \
 		if (src_ != a)                                                 \
 			memcpy(a, src_, n * sizeof(*a));                       \
-		ab_free_large(tmp_);                                           \
+		free(tmp_);                                                    \
 		free(count_);                                                  \
 	} while (0)
 
@@ -151,7 +151,7 @@ int ab_sort_u64_above(uint64_t *a, size_t n, unsigned low_bits)
 
 int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key)
 {
-	struct ab_key_index *ki = ab_alloc_large((m ? m : 1) * sizeof(*ki));
+	struct ab_key_index *ki = malloc((m ? m : 1) * sizeof(*ki));
 	int rc;
 
 	if (!ki)
@@ -164,13 +164,13 @@ int ab_order_stable_by(uint32_t *order, size_t m, const uint64_t *key)
 	if (!rc)
 		for (size_t j = 0; j < m; j++)
 			order[j] = ki[j].index;
-	ab_free_large(ki);
+	free(ki);
 	return rc;
 }
 
 int ab_order_first_use(const struct ab_problem *p, uint32_t *order)
 {
-	uint64_t *key = ab_alloc_large((p->n ? p->n : 1) * sizeof(*key));
+	uint64_t *key = malloc((p->n ? p->n : 1) * sizeof(*key));
 	int rc;
 
 	if (!key)
@@ -180,7 +180,7 @@ int ab_order_first_use(const struct ab_problem *p, uint32_t *order)
 		key[i] = (uint64_t)p->buf[i].first;
 	}
 	rc = ab_order_stable_by(order, p->n, key);
-	ab_free_large(key);
+	free(key);
 	return rc;
 }
 
@@ -232,7 +232,7 @@ int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank)
 		}
 		for (size_t i = 0; i < n; i++)
 			rank[i] = count[time_of(&p->buf[i], by_last)]++;
-		ab_free_large(count);
+		free(count);
 		return 0;
 	}
 	a = ab_alloc_large((n + 1) * sizeof(*a));
@@ -243,11 +243,11 @@ int ab_rank_by_time(const struct ab_problem *p, bool by_last, uint32_t *rank)
 			(uint64_t)(int64_t)time_of(&p->buf[i], by_last) ^ (1ull << 63),
 			(uint32_t)i };
 	if (ab_sort_key_index(a, n)) {
-		ab_free_large(a);
+		free(a);
 		return -ENOMEM;
 	}
 	for (size_t j = 0; j < n; j++)
 		rank[a[j].index] = (uint32_t)j;
-	ab_free_large(a);
+	free(a);
 	return 0;
 }

@@ -701,15 +701,15 @@ int ab_problem_parse_csv(const char *text, size_t len, const char *path,
 		goto fail;
 	}
 	drop_number_labels(out, numeric, &cols);
-	ab_free_large(numeric);
-	ab_free_large(row_line);
+	free(numeric);
+	free(row_line);
 	ab_line_reader_free(&lr);
 	return 0;
 fail_oom:
 	rc = ab_fail(err, -ENOMEM, "%s: out of memory", path);
 fail:
-	ab_free_large(numeric);
-	ab_free_large(row_line);
+	free(numeric);
+	free(row_line);
 	ab_line_reader_free(&lr);
 	ab_problem_free(out);
 	return rc;

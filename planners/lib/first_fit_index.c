@@ -43,62 +43,8 @@ void ff_ranks_free(struct ranks *r)
 {
 	if (r->memo)
 		return; /* the memo's own */
-	ab_free_large(r->first);
-	ab_free_large(r->last);
-}
-
-struct ab_plan_memo *ab_plan_memo_new(const struct ab_problem *p)
-{
-	struct ab_plan_memo *m = calloc(1, sizeof(*m));
-
-	if (m)
-		m->p = p;
-	return m;
-}
-
-void ab_plan_memo_free(struct ab_plan_memo *m)
-{
-	if (!m)
-		return;
-	if (m->ranked) {
-		m->r.memo = NULL;
-		ff_ranks_free(&m->r);
-	}
-	free(m);
-}
-
-int ff_rank_lifetimes_memo(const struct ab_problem *p,
-			   const struct ab_plan_options *o,
-			   const uint32_t *order, size_t m, struct ranks *r)
-{
-	struct ab_plan_memo *memo = o ? o->memo : NULL;
-	int rc;
-
-	if (!memo || memo->p != p || m != p->n)
-		return ff_rank_lifetimes(p, order, m, r);
-	if (!memo->ranked) {
-		rc = ff_rank_lifetimes(p, order, m, &memo->r);
-		if (rc)
-			return rc;
-		memo->ranked = true;
-		memo->r.memo = memo;
-	}
-	*r = memo->r;
-	return 0;
-}
-
-uint32_t ff_choose_spacing_memo(const struct ranks *r, const uint32_t *order,
-				size_t m)
-{
-	struct ab_plan_memo *memo = r->memo;
-
-	if (!memo || m != r->n)
-		return ff_choose_spacing(r, order, m);
-	if (!memo->spaced) {
-		memo->spacing = ff_choose_spacing(r, order, m);
-		memo->spaced = true;
-	}
-	return memo->spacing;
+	free(r->first);
+	free(r->last);
 }
 
 /* The group of equal steps with `starts` starts and `ends` ends: each
@@ -121,18 +67,16 @@ static int rank_dense(const struct ab_problem *p, const uint32_t *order,
 		      size_t m, int64_t lo, int64_t hi, struct ranks *r)
 {
 	size_t span = (size_t)(hi - lo) + 1;
-	uint32_t *starts = ab_alloc_large(span * sizeof(*starts));
-	uint32_t *ends = ab_alloc_large(span * sizeof(*ends));
+	uint32_t *starts = calloc(span, sizeof(*starts));
+	uint32_t *ends = calloc(span, sizeof(*ends));
 	uint64_t live = 0;
 	size_t distinct = 0;
 
 	if (!starts || !ends) {
-		ab_free_large(starts);
-		ab_free_large(ends);
+		free(starts);
+		free(ends);
 		return -ENOMEM;
 	}
-	memset(starts, 0, span * sizeof(*starts));
-	memset(ends, 0, span * sizeof(*ends));
 	for (size_t j = 0; j < m; j++) {
 		const struct ab_buffer *b = &p->buf[ff_any_order(order, m, p->n, j)];
 
@@ -152,8 +96,8 @@ static int rank_dense(const struct ab_problem *p, const uint32_t *order,
 		r->last[i] = (int32_t)starts[p->buf[i].last - lo];
 	}
 	r->steps = distinct;
-	ab_free_large(starts);
-	ab_free_large(ends);
+	free(starts);
+	free(ends);
 	return 0;
 }
 
@@ -232,7 +176,7 @@ lengths:
 	}
 	rc = 0;
 out:
-	ab_free_large(ki);
+	free(ki);
 	if (rc)
 		ff_ranks_free(r);
 	return rc;
@@ -299,9 +243,9 @@ uint32_t ff_choose_spacing(const struct ranks *r, const uint32_t *order,
 	if (best && COST_HIT * r->pairs <= best_cost)
 		best = 0;
 out:
-	ab_free_large(f);
-	ab_free_large(l);
-	ab_free_large(count);
+	free(f);
+	free(l);
+	free(count);
 	return best;
 }
 
@@ -448,7 +392,7 @@ out:
 static void index_free(struct index *ix)
 {
 	pw_pool_free(&ix->pool); /* the functions' arrays too */
-	ab_free_large(ix->entries);
+	free(ix->entries);
 	free(ix->fun);
 	free(ix->list);
 	free(ix->last_query);
@@ -547,9 +491,9 @@ int ff_place(struct index *ix, int64_t first, int64_t last, size_t pos,
 
 void ff_run_free(struct run *rn)
 {
-	ab_free_large(rn->sched);
-	ab_free_large(rn->sf);
-	ab_free_large(rn->sl);
+	free(rn->sched);
+	free(rn->sf);
+	free(rn->sl);
 	index_free(&rn->ix);
 }
 

@@ -162,10 +162,4 @@ int ab_best_fit_route(const struct ab_problem *p,
 		      size_t m, enum ab_index_rule rule, uint64_t *offsets,
 		      uint64_t *top);
 
-/* A memo for plans of p (ab_plan_options.memo: what the index works out
- * from the problem alone, worked out once for best_of's members); NULL
- * when out of memory.  Freed with ab_plan_memo_free, after the plans. */
-struct ab_plan_memo *ab_plan_memo_new(const struct ab_problem *p);
-void ab_plan_memo_free(struct ab_plan_memo *m);
-
 #endif

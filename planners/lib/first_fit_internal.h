@@ -131,13 +131,15 @@ struct ranks {
 	struct ab_plan_memo *memo; /* lent by this memo: not to be freed */
 };
 
-/* Every buffer's ranks and the spacing they give, worked out once for
- * best_of's members (ab_plan_options.memo). */
+/* What planners work out from the problem alone, worked out once for
+ * best_of's members (ab_plan_options.memo, memo.h): every buffer's ranks
+ * and the spacing they give, and two orders of every buffer. */
 struct ab_plan_memo {
 	const struct ab_problem *p;
 	bool ranked, spaced;
 	struct ranks r;
 	uint32_t spacing;
+	uint32_t *first_use, *size_desc; /* NULL until asked for */
 };
 
 struct index {

@@ -371,10 +371,10 @@ int pw_paint(struct pool *pl, struct fun *f, uint64_t lo, uint64_t hi,
 void pw_pool_free(struct pool *pl)
 {
 	for (size_t k = 0; k < pl->slabs; k++)
-		ab_free_large(pl->slab[k]);
+		free(pl->slab[k]);
 	free(pl->slab);
 	free(pl->spare);
 	for (size_t k = 0; k < pl->regions; k++)
-		ab_free_large(pl->region[k]);
+		free(pl->region[k]);
 	free(pl->region);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/first_fit_index.h"
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 /* ------------------------------------------------------------------ orders */
@@ -404,7 +405,9 @@ int ab_plan_ordered_by(const struct ab_problem *p,
 
 	if (!order)
 		return -ENOMEM;
-	rc = make_order(p, order);
+	rc = make_order == ab_order_first_use ? ab_order_first_use_memo(p, o, order)
+	     : make_order == ab_order_size_desc ? ab_order_size_desc_memo(p, o, order)
+						 : make_order(p, order);
 	if (!rc)
 		rc = ab_plan_in_order(p, o, order, rule, out);
 	free(order);

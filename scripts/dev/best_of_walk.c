@@ -17,7 +17,7 @@
 #include <time.h>
 #include "core/arenabench.h"
 #include "import/input.h"
-#include "lib/first_fit_index.h"
+#include "lib/memo.h"
 
 static double cpu_seconds(void)
 {
