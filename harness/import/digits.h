@@ -60,8 +60,9 @@ static inline void digits_by_eight(const char **q, const char *end, uint64_t *x)
 
 /* The '\n' bytes in text[0, len): 16 bytes a step (GCC's vectors, one
  * SSE2 compare on x86-64), each byte lane counting up to 255 matches
- * before the lanes are added up; a memchr a line cost a call per row
- * (11 against 2 ms at 10^6 rows). */
+ * before the lanes are added up, instead of a memchr call a line (perf's
+ * samples at 10^6 rows: 7-11 ms for the calls, about 6 for this pass,
+ * most of it the text's first read from memory). */
 static inline size_t count_newlines(const char *text, size_t len)
 {
 	typedef unsigned char bytes16 __attribute__((vector_size(16)));
