@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/arenabench.h"
 #include "testutil.h"
@@ -283,6 +285,19 @@ static const struct csv_case csv_cases[] = {
 	{ ",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got ''", 0, 0 },
 	{ "\"a\",0,1,1\n", "m.csv:2: column 'id': expected a name or number of 1 to 256 characters without quotes, got '\"a\"'", 0, 0 },
 	{ "7,0,1,1\n7,0,1,1\n", "m.csv:3: column 'id': buffer id '7' appears twice, first on line 2 (ids must be unique)", 0, 0 },
+	/* the sum of sizes, each rounded up to 2^30, past 2^62: 2^62 - 2^30
+	 * and a 1-byte buffer (2^30) make 2^62 exactly, which fits; the next
+	 * byte passes, at line 4; a repeat is named before it; a size alone
+	 * above 2^62 at its own line */
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n", NULL, 1, 1 },
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n2,0,1,1\n",
+	  "m.csv:4: column 'size': buffer 2 (1 bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)", 0, 0 },
+	{ "0,0,1,4611686017353646080\n1,0,1,1\n2,0,1,1\n1,0,1,1\n",
+	  "m.csv:5: column 'id': buffer id '1' appears twice, first on line 3 (ids must be unique)", 0, 0 },
+	{ "b,0,1,7\n0,0,1,4611686018427387905\n",
+	  "m.csv:3: column 'size': buffer 0 (4611686018427387905 bytes) brings the sum of sizes past 2^62 bytes (expected a problem whose aligned sizes sum to at most 2^62, so that no byte count overflows 64 bits)", 0, 0 },
+	/* ids rising row by row but the last (no repeat while they rise) */
+	{ "0,0,1,1\n1,0,1,1\n5,0,1,1\n5,0,1,1\n", "m.csv:5: column 'id': buffer id '5' appears twice, first on line 4 (ids must be unique)", 0, 0 },
 	{ "a,0,1,1\n7,0,1,1\na,0,1,1\n", "m.csv:4: column 'id': buffer id 'a' appears twice, first on line 2 (ids must be unique)", 0, 0 },
 	/* the first repeat in row order, numbers and names mixed: rows 5 x x 5
 	 * repeat x first (row 3, line 4), rows x 5 5 x repeat 5 first */
@@ -477,6 +492,187 @@ Test(minimalloc_csv, plain_rows_read_as_split_rows)
 	}
 	cr_expect_gt(accepted, 500, "%d accepted", accepted);
 	cr_expect_gt(refused, 500, "%d refused", refused);
+}
+
+/* The plain reader takes digits eight bytes at a time while eight bytes
+ * remain, then a byte at a time: every width from 1 to 18 digits, in each
+ * column, its field ending 0 to 11 bytes before the text's end (with and
+ * without a last newline), reads the value written (pinned by hand for a
+ * few widths, else strtoull's), as the split reader reads it too. */
+Test(minimalloc_csv, digits_at_every_width_and_distance_from_the_end)
+{
+	static const char digits[] = "918273645546372819";
+	static const struct { int width; uint64_t value; } by_hand[] = {
+		{ 1, 9 }, { 7, 9182736 }, { 8, 91827364 }, { 9, 918273645 },
+		{ 16, 9182736455463728ull }, { 17, 91827364554637281ull },
+		{ 18, 918273645546372819ull },
+	};
+
+	for (int width = 1; width <= 18; width++)
+		for (int pad = 0; pad < 12; pad++)
+			for (int nl = 0; nl < 2; nl++) {
+				char text[256], field[24], *spaced;
+				struct ab_problem a, b;
+				uint64_t want;
+
+				snprintf(field, sizeof(field), "%.*s", width, digits);
+				want = strtoull(field, NULL, 10);
+				for (size_t k = 0; k < sizeof(by_hand) / sizeof(by_hand[0]); k++)
+					if (by_hand[k].width == width)
+						cr_assert_eq(want, by_hand[k].value);
+				/* the size last, then pad more bytes after it in
+				 * an alignment column ("1" and zeros are refused
+				 * but for powers of two: pad as an id's length) */
+				snprintf(text, sizeof(text),
+					 "id,lower,upper,size\n%.*s7,3,%.*s,%s%s",
+					 pad, "123456789012", width < 10 ? width : 9,
+					 "999999999", field, nl ? "\n" : "");
+				spaced = with_trailing_spaces(text);
+				parse_ok(text, &a);
+				parse_ok(spaced, &b);
+				expect_same_problem(&a, &b, text);
+				cr_assert_eq(a.buf[0].size, want, "%s", text);
+				cr_assert_eq(a.buf[0].first, 3, "%s", text);
+				cr_assert_eq(a.id[0], (int64_t)strtoull(text + 20, NULL, 10), "%s", text);
+				ab_problem_free(&a);
+				ab_problem_free(&b);
+				free(spaced);
+				/* the same number as the id, the last field before
+				 * the lifetime and size */
+				snprintf(text, sizeof(text), "size,lower,upper,id\n%.*s1,0,1,%s%s",
+					 pad, "123456789012", field, nl ? "\n" : "");
+				parse_ok(text, &a);
+				cr_assert_eq(a.id[0], (int64_t)want, "%s", text);
+				cr_assert_eq(a.buf[0].size, strtoull(text + 20, NULL, 10), "%s", text);
+				ab_problem_free(&a);
+			}
+	/* 19 digits (the split reader's: accepted below 2^63), 20 digits
+	 * (refused) and a letter past the first eight digits (refused) */
+	{
+		struct ab_problem p;
+
+		parse_ok("id,lower,upper,size\n1,0,1,1234567890123456789\n", &p);
+		cr_expect_eq(p.buf[0].size, 1234567890123456789ull);
+		ab_problem_free(&p);
+	}
+	parse_fails("id,lower,upper,size\n1,0,1,12345678901234567890\n", 46,
+		    "m.csv:2: column 'size': 12345678901234567890 does not fit in a signed 64-bit integer (at most 9223372036854775807)");
+	parse_fails("id,lower,upper,size\n1,0,1,123456789x12\n", 38,
+		    "m.csv:2: column 'size': expected an integer, got '123456789x12'");
+}
+
+/* Random rows of numbers 1 to 18 digits long (ids letters too), as they
+ * are and with trailing spaces: the same problem, and each value the one
+ * printed. */
+Test(minimalloc_csv, long_numbers_read_as_split_rows)
+{
+	uint64_t s = 11;
+
+	for (int trial = 0; trial < 2000; trial++) {
+		char text[4096];
+		uint64_t size[8];
+		int rows = 1 + (int)((s = ab_mix64(s)) % 8);
+		size_t len = (size_t)snprintf(text, sizeof(text), "id,lower,upper,size\n");
+		struct ab_problem a, b;
+		char *spaced;
+
+		for (int r = 0; r < rows; r++) {
+			unsigned width = 1 + (unsigned)((s = ab_mix64(s)) % 18);
+			uint64_t x = (s = ab_mix64(s)) % 1000000000000000000ull, p10 = 1;
+
+			for (unsigned k = 0; k < width; k++)
+				p10 *= 10;
+			size[r] = x % p10;
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						s % 3 ? "%d,%u,%u,%llu%s" : "b%d,%u,%u,%llu%s",
+						r, (unsigned)(s % 1000), 1000 + (unsigned)(s % 99999),
+						(unsigned long long)size[r],
+						r + 1 < rows || s % 2 ? "\n" : "");
+		}
+		spaced = with_trailing_spaces(text);
+		parse_ok(text, &a);
+		parse_ok(spaced, &b);
+		expect_same_problem(&a, &b, text);
+		for (int r = 0; r < rows; r++)
+			cr_assert_eq(a.buf[r].size, size[r], "row %d of\n%s", r, text);
+		ab_problem_free(&a);
+		ab_problem_free(&b);
+		free(spaced);
+	}
+}
+
+/* Texts that end just before a page the process may not read (a guard
+ * page, PROT_NONE): the reader reads nothing past its length, whatever
+ * the last field's width and with or without a last newline (a read of
+ * one byte too many faults). */
+Test(minimalloc_csv, reader_stops_at_the_text_end_before_a_guard_page)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *two = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	cr_assert_neq(two, MAP_FAILED);
+	cr_assert_eq(mprotect(two + page, (size_t)page, PROT_NONE), 0);
+	for (int width = 1; width <= 18; width++)
+		for (int nl = 0; nl < 3; nl++) {
+			char text[128];
+			int len = snprintf(text, sizeof(text), "id,lower,upper,size\n1,0,1,%.*s%s",
+					   width, "123456789123456789",
+					   nl == 1 ? "\n" : nl == 2 ? "\r\n" : "");
+			char *at = two + page - len;
+			struct ab_problem p;
+			struct ab_error err = { { 0 } };
+
+			memcpy(at, text, (size_t)len);
+			cr_assert_eq(ab_problem_parse_csv(at, (size_t)len, "g.csv", &p, &err), 0,
+				     "%s", err.msg);
+			cr_expect_eq(p.buf[0].size, strtoull(text + 26, NULL, 10), "%s", text);
+			ab_problem_free(&p);
+		}
+	munmap(two, 2 * (size_t)page);
+}
+
+/* Files through ab_problem_load_csv: one of exactly a page (4,096 bytes)
+ * whose last row has no newline and ends on the page's last byte (its
+ * last field read by the byte loop after the eight-byte steps); an empty
+ * file. */
+Test(minimalloc_csv, file_of_exactly_a_page_and_an_empty_file)
+{
+	char dir[256], path[300];
+	char text[4097];
+	size_t len = (size_t)snprintf(text, sizeof(text), "id,lower,upper,size\n");
+	struct ab_problem p;
+	struct ab_error err = { { 0 } };
+	FILE *f;
+	int rows = 0;
+
+	while (len + 24 < 4096)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d,0,1,%d\n",
+					rows, rows + 1), rows++;
+	/* the last row fills the page to its end, no newline */
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "%d,0,1,", rows);
+	memset(text + len, '7', 4096 - len);
+	text[4096] = 0;
+	tu_tmpdir_make(dir, sizeof(dir), "csvmap");
+	snprintf(path, sizeof(path), "%s/page.csv", dir);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(text, 1, 4096, f), 4096);
+	fclose(f);
+	cr_assert_eq(ab_problem_load_csv(path, &p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n, (size_t)rows + 1);
+	cr_expect_eq(p.buf[rows].size, strtoull(text + len, NULL, 10));
+	/* rows 0..355 take 4,062 bytes after the 20 of the header, then
+	 * "356,0,1," and 14 sevens */
+	cr_expect_eq(rows, 356);
+	cr_expect_eq(p.buf[rows].size, 77777777777777ull);
+	ab_problem_free(&p);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	fclose(f);
+	cr_assert_lt(ab_problem_load_csv(path, &p, &err), 0);
+	cr_expect(strstr(err.msg, "page.csv: empty file (expected a header"), "%s", err.msg);
+	tu_tmpdir_remove(dir);
 }
 
 /* ab_put_u64 against printf's %llu: the edges of every digit count and

@@ -13,7 +13,8 @@
  * distinct (offset, index) ranks (a 64-ary tree of bitmaps), so a
  * newcomer only needs to be compared with its predecessor and successor:
  * a radix sort by address (each offset with its index packed below it in
- * one word when they fit) and a counting sort by each time (radix when
+ * one word when the peak fits above the index bits, packed in the pass
+ * that checks each buffer) and a counting sort by each time (radix when
  * the times are sparse, ab_rank_by_time), then O(log_64 n) per buffer.
  * The sweep reads its uses in order, each first use with its bytes; the
  * comparisons with the neighbours' bytes (a read at a random rank each)
@@ -184,10 +185,13 @@ static inline bool misaligned(uint64_t x, uint64_t al)
 }
 
 /* Each buffer: its fixed offset kept, aligned, inside its arena and the
- * peak; *nz counts those of nonzero size. */
+ * peak; *nz counts those of nonzero size.  With key, each of those is
+ * also written there, its offset with its index packed below it in the
+ * low bits (order_by_address's key, built in this same pass). */
 static enum ab_verdict check_buffers(const struct ab_problem *p,
 				     const struct ab_plan *plan, uint32_t align,
-				     struct ab_check_result *res, size_t *nz)
+				     struct ab_check_result *res, size_t *nz,
+				     uint64_t *key, unsigned low)
 {
 	struct ab_plan_options o = { .align = align };
 
@@ -218,6 +222,8 @@ static enum ab_verdict check_buffers(const struct ab_problem *p,
 			return set(res, AB_PLAN_OUTSIDE_ARENA, i, i);
 		if (end > plan->peak)
 			return set(res, AB_PLAN_ABOVE_PEAK, i, i);
+		if (key && p->buf[i].size)
+			key[*nz] = off << low | i;
 		*nz += p->buf[i].size > 0;
 	}
 	return AB_PLAN_VALID;
@@ -251,35 +257,32 @@ struct sweep {
 	struct bytes *at;
 };
 
+/* The low bits that hold a buffer's index in a packed address key. */
+static unsigned index_bits(size_t n)
+{
+	return n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 1;
+}
+
 /* The buffers of nonzero size by address, ties by index: who[r] and
  * at[r].off for each rank r, *nz of them.  The offsets with the index
- * packed below them in one word when they fit (half the bytes to sort:
- * the index bits already rise in input order), else (offset, index)
- * pairs. */
+ * packed below them in one word when every offset fits above the index
+ * bits (half the bytes to sort: the index bits already rise in input
+ * order), as check_buffers wrote them in key[0, *nz); else (key NULL)
+ * (offset, index) pairs. */
 static int order_by_address(const struct ab_problem *p, const struct ab_plan *plan,
-			    uint32_t *who, struct bytes *at, size_t *nz)
+			    uint64_t *key, uint32_t *who, struct bytes *at, size_t *nz)
 {
 	size_t n = p->n, m = 0;
-	unsigned low = n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 1;
-	uint64_t any = 0;
+	unsigned low = index_bits(n);
 
-	for (size_t i = 0; i < n; i++)
-		any |= p->buf[i].size ? plan->offset[i] : 0;
-	if (any >> (64 - low) == 0) {
-		uint64_t *key = ab_alloc_large((n + 1) * sizeof(*key));
-
-		for (size_t i = 0; i < n && key; i++)
-			if (p->buf[i].size)
-				key[m++] = plan->offset[i] << low | i;
-		if (!key || ab_sort_u64_above(key, m, low)) {
-			free(key);
+	if (key) {
+		m = *nz;
+		if (ab_sort_u64_above(key, m, low))
 			return -ENOMEM;
-		}
 		for (size_t r = 0; r < m; r++) {
 			who[r] = (uint32_t)(key[r] & ((1ull << low) - 1));
 			at[r].off = key[r] >> low;
 		}
-		free(key);
 	} else {
 		struct ab_key_index *by_addr = ab_alloc_large((n + 1) * sizeof(*by_addr));
 
@@ -301,9 +304,9 @@ static int order_by_address(const struct ab_problem *p, const struct ab_plan *pl
 }
 
 static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
-		       struct sweep *sw)
+		       uint64_t *key, size_t nz, struct sweep *sw)
 {
-	size_t n = p->n, nz = 0;
+	size_t n = p->n;
 	uint32_t *rank = ab_alloc_large((n + 1) * sizeof(*rank));
 	uint32_t *time_rank = ab_alloc_large((n + 1) * sizeof(*time_rank));
 	int rc = -ENOMEM;
@@ -317,7 +320,7 @@ static int sweep_build(const struct ab_problem *p, const struct ab_plan *plan,
 	/* Zero-size buffers occupy no bytes and can overlap nothing. */
 	for (size_t i = 0; i < n; i++)
 		rank[i] = UINT32_MAX;
-	if (order_by_address(p, plan, sw->who, sw->at, &nz))
+	if (order_by_address(p, plan, key, sw->who, sw->at, &nz))
 		goto out;
 	for (size_t r = 0; r < nz; r++) {
 		uint32_t i = sw->who[r];
@@ -396,18 +399,27 @@ enum ab_verdict ab_validate_plan(const struct ab_problem *p,
 	struct pending ring[CHECK_LAG];
 	struct ab_check_result dummy;
 	enum ab_verdict v = AB_PLAN_VALID;
+	unsigned low = index_bits(n);
+	uint64_t *key = NULL; /* packed address keys, when they fit */
+	int built;
 
 	if (!res)
 		res = &dummy;
 	set(res, AB_PLAN_VALID, 0, 0);
 	v = check_arenas(p, plan, res);
+	/* every byte a valid plan places is below the peak: when the peak
+	 * fits above the index bits, so does every offset */
+	if (v == AB_PLAN_VALID && n > 1 && (plan->peak >> (64 - low)) == 0)
+		key = ab_alloc_large((n + 1) * sizeof(*key));
 	if (v == AB_PLAN_VALID)
-		v = check_buffers(p, plan, align, res, &nz);
-	if (v != AB_PLAN_VALID)
+		v = check_buffers(p, plan, align, res, &nz, key, low);
+	if (v != AB_PLAN_VALID || nz < 2) {
+		free(key);
 		return v;
-	if (nz < 2)
-		return AB_PLAN_VALID;
-	if (sweep_build(p, plan, &sw) || rs_init(&live, nz)) {
+	}
+	built = sweep_build(p, plan, key, nz, &sw);
+	free(key); /* sorted into sw.who and sw.at */
+	if (built || rs_init(&live, nz)) {
 		v = set(res, AB_PLAN_CHECK_FAILED, 0, 0);
 		goto out;
 	}

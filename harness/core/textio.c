@@ -93,6 +93,56 @@ int ab_read_file(const char *path, char **text, size_t *len,
 	return 0;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* v < 10^8 as eight ASCII digits (leading zeros), the first in the lowest
+ * byte: the halves v / 10^4 and v % 10^4 in two 32-bit lanes, each split
+ * into two digit pairs in 16-bit lanes, each pair into two bytes, every
+ * lane at once.  x * 10486 >> 20 is x / 100 for x < 10^4 and z * 103 >> 10
+ * is z / 10 for z < 100 (the error stays below the fractions' gap to 1). */
+static inline uint64_t eight_digits(uint32_t v)
+{
+	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t hundreds = (x * 10486 >> 20) & 0x0000007F0000007Full;
+	uint64_t pairs = hundreds | (x - hundreds * 100) << 16;
+	uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000Full;
+
+	return (tens | (pairs - tens * 10) << 8) + 0x3030303030303030ull;
+}
+
+/* v < 10^8 without its leading zeros: the zero digits before the first
+ * other one are the lowest bytes whose digit is 0 (the last byte always
+ * counts, so 0 is "0"). */
+static inline char *put_below_1e8(char *p, uint32_t v)
+{
+	uint64_t w = eight_digits(v);
+	unsigned zeros = (unsigned)__builtin_ctzll((w - 0x3030303030303030ull) |
+						   1ull << 56) / 8;
+
+	w >>= 8 * zeros;
+	memcpy(p, &w, 8); /* the bytes past the digits are scratch */
+	return p + 8 - zeros;
+}
+
+char *ab_put_u64(char *p, uint64_t v)
+{
+	uint64_t w, top;
+
+	if (v < 100000000)
+		return put_below_1e8(p, (uint32_t)v);
+	top = v / 100000000;
+	if (top < 100000000) {
+		p = put_below_1e8(p, (uint32_t)top);
+	} else { /* 10^16 and above: at most 1844 before two blocks of 8 */
+		p = put_below_1e8(p, (uint32_t)(top / 100000000));
+		w = eight_digits((uint32_t)(top % 100000000));
+		memcpy(p, &w, 8);
+		p += 8;
+	}
+	w = eight_digits((uint32_t)(v - top * 100000000));
+	memcpy(p, &w, 8);
+	return p + 8;
+}
+#else
 /* Decimal digits of v >= 1: from its bit length (log10 2 ~ 1233 / 4096),
  * one compare with a power of ten corrects the estimate. */
 static unsigned decimal_digits(uint64_t v)
@@ -110,42 +160,6 @@ static unsigned decimal_digits(uint64_t v)
 	return t + (v >= pow10[t]);
 }
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* v < 10^8 as eight ASCII digits (leading zeros), the first in the lowest
- * byte: the halves v / 10^4 and v % 10^4 in two 32-bit lanes, each split
- * into two digit pairs in 16-bit lanes, each pair into two bytes, every
- * lane at once.  x * 10486 >> 20 is x / 100 for x < 10^4 and z * 103 >> 10
- * is z / 10 for z < 100 (the error stays below the fractions' gap to 1). */
-static inline uint64_t eight_digits(uint32_t v)
-{
-	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
-	uint64_t hundreds = (x * 10486 >> 20) & 0x0000007F0000007Full;
-	uint64_t pairs = hundreds | (x - hundreds * 100) << 16;
-	uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000Full;
-
-	return (tens | (pairs - tens * 10) << 8) + 0x3030303030303030ull;
-}
-
-char *ab_put_u64(char *p, uint64_t v)
-{
-	uint64_t w;
-	unsigned digits;
-
-	if (v >= 100000000) {
-		uint64_t top = v / 100000000;
-
-		p = ab_put_u64(p, top);
-		w = eight_digits((uint32_t)(v - top * 100000000));
-		memcpy(p, &w, 8);
-		return p + 8;
-	}
-	/* v | 1 has v's digits: an even v + 1 is never a power of ten */
-	digits = decimal_digits(v | 1);
-	w = eight_digits((uint32_t)v) >> (8 * (8 - digits));
-	memcpy(p, &w, 8); /* the bytes past the digits are scratch */
-	return p + digits;
-}
-#else
 /* "00" .. "99": two digits a division */
 static const char two_digits[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
