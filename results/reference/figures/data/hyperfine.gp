@@ -1,6 +1,6 @@
 hf_n = 87
-hf_min = 0.00408865
-hf_max = 12.2209
+hf_min = 0.00410774
+hf_max = 11.5036
 hf_planners = "linear first_fit_in_order greedy_last_use size_first_fit multi_arena_phase tflite_arena tflm_greedy greedy_by_size_gpu xla_best_fit greedy_conflicts best_of local_search exact executorch_greedy ggml_gallocr gpu_greedy_in_order ort_mem_pattern ort_sequential fast"
 hf_rows = 19
 hf_inputs = 6

@@ -1,1 +1,1 @@
-meta_caption = "committed reference: results/reference/hyperfine.csv, rev f861921cf9, Intel(R) Xeon(R) Processor (2 cores), 2026-12-07"
+meta_caption = "committed reference: results/reference/hyperfine.csv, rev f18991e89a, Intel(R) Xeon(R) Processor (2 cores), 2026-12-07"
