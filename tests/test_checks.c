@@ -256,20 +256,31 @@ Test(execution, sampled_mode_still_catches_a_stomp)
 	teardown(&f);
 }
 
+/* A problem from minimalloc CSV text, its buffers at offset[] in one
+ * arena. */
+static void csv_plan(const char *csv, const uint64_t *offset,
+		     struct ab_problem *p, struct ab_plan *plan)
+{
+	struct ab_error err;
+
+	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", p, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(ab_plan_alloc(plan, p->n), 0);
+	for (size_t i = 0; i < p->n; i++)
+		plan->offset[i] = offset[i];
+	ab_plan_finish_single(plan, p);
+}
+
 Test(execution, problem_mode_checks_csv_intervals)
 {
 	/* Without a graph: a [0,3) and b [2,5) overlap in time (step 2). */
 	const char *csv = "id,lower,upper,size\na,0,3,8\nb,2,5,8\n";
+	const uint64_t at[] = { 0, 4 }; /* b overlaps a's upper half */
 	struct ab_problem p;
 	struct ab_plan plan;
-	struct ab_error err;
 	struct ab_check_result r;
 
-	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
-	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
-	plan.offset[0] = 0;
-	plan.offset[1] = 4; /* overlaps a's upper half */
-	ab_plan_finish_single(&plan, &p);
+	csv_plan(csv, at, &p, &plan);
 	cr_expect_eq(ab_execute_plan(NULL, &p, &plan,
 				     NULL, NULL, &r),
 		     AB_PLAN_STOMP);
@@ -293,13 +304,12 @@ Test(execution, catches_a_stomp_on_every_word_of_a_buffer)
 {
 	const char *csv = "id,lower,upper,size\na,0,3,45056\nb,1,3,8\n";
 	static const enum ab_exec_mode modes[] = { AB_EXEC_FULL, AB_EXEC_SAMPLED };
+	const uint64_t at[] = { 0, 0 }; /* b moves over a's words below */
 	struct ab_problem p;
 	struct ab_plan plan;
-	struct ab_error err;
 	struct ab_check_result r;
 
-	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
-	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
+	csv_plan(csv, at, &p, &plan);
 	for (int m = 0; m < 2; m++) {
 		uint64_t stride = modes[m] == AB_EXEC_FULL ? 8 : AB_EXEC_SAMPLE_STRIDE;
 
@@ -330,16 +340,12 @@ Test(execution, catches_a_stomp_on_the_last_byte_of_a_tail)
 	 * live at step 1, at 12: only a's last byte (12) is shared, so only
 	 * the tail's compare can see it. */
 	const char *csv = "id,lower,upper,size\na,0,3,13\nb,1,2,3\n";
+	const uint64_t at[] = { 0, 12 };
 	struct ab_problem p;
 	struct ab_plan plan;
-	struct ab_error err;
 	struct ab_check_result r;
 
-	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", &p, &err), 0);
-	cr_assert_eq(ab_plan_alloc(&plan, p.n), 0);
-	plan.offset[0] = 0;
-	plan.offset[1] = 12;
-	ab_plan_finish_single(&plan, &p);
+	csv_plan(csv, at, &p, &plan);
 	cr_expect_eq(ab_execute_plan(NULL, &p, &plan, NULL, NULL, &r),
 		     AB_PLAN_STOMP);
 	cr_expect_eq(r.a, 0);
@@ -501,19 +507,6 @@ Test(fixed, offline_is_refused_where_nothing_is_fixed)
  * as this check did before, caught an overlap only when the two starts
  * lined up modulo 4 KiB, or at their first and last words.)
  */
-static void csv_plan(const char *csv, const uint64_t *offset,
-		     struct ab_problem *p, struct ab_plan *plan)
-{
-	struct ab_error err;
-
-	cr_assert_eq(ab_problem_parse_csv(csv, strlen(csv), "t.csv", p, &err), 0,
-		     "%s", err.msg);
-	cr_assert_eq(ab_plan_alloc(plan, p->n), 0);
-	for (size_t i = 0; i < p->n; i++)
-		plan->offset[i] = offset[i];
-	ab_plan_finish_single(plan, p);
-}
-
 static enum ab_verdict run_mode(const struct ab_problem *p,
 				const struct ab_plan *plan,
 				enum ab_exec_mode mode,
