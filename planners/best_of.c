@@ -16,8 +16,10 @@
  * lower bound (the most bytes live at one step) cannot be beaten, so once
  * one is kept only the members registered before it still run (a tie at
  * the bound would win): most real models at alignment 1.  The members
- * share one memo (ab_plan_options.memo: every buffer's lifetime ranks and
- * the index spacing they give, worked out by the first member that asks).
+ * share one memo (ab_plan_options.memo, lib/memo.h: every buffer's
+ * lifetime ranks, the index spacing they give, and the orders of every
+ * buffer by first use and by size, each worked out by the first member
+ * that asks).
  * Complexity: the sum of the members' costs, each only up to the step where
  * its arena reaches the best peak so far (on the scale sweep the size-
  * ordered members stop after about a third of their buffers and those in

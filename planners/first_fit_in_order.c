@@ -26,13 +26,14 @@
  * long-lived buffer can pin the middle of the arena (Robson's bound:
  * first fit can need O(log(max/min)) times the lower bound).
  */
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 static int plan_first_fit_in_order(const struct ab_problem *p,
 				   const struct ab_plan_options *o,
 				   struct ab_plan *out)
 {
-	return ab_plan_ordered_by(p, o, ab_order_first_use, ab_fit_first, out);
+	return ab_plan_ordered_by(p, o, ab_order_first_use_memo, ab_fit_first, out);
 }
 
 const struct ab_planner ab_planner_first_fit_in_order = {

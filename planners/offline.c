@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 static int plan_offline(const struct ab_problem *p,
@@ -38,7 +39,7 @@ static int plan_offline(const struct ab_problem *p,
 	int rc;
 
 	if (!p->fixed_offset)
-		return ab_plan_ordered_by(p, o, ab_order_size_desc, ab_fit_first,
+		return ab_plan_ordered_by(p, o, ab_order_size_desc_memo, ab_fit_first,
 					  out);
 	order = malloc((p->n + 1) * sizeof(*order));
 	if (!order)

@@ -18,13 +18,14 @@
  * buffers placed first can strand holes that small ones cannot fill
  * (Robson-style fragmentation).
  */
+#include "lib/memo.h"
 #include "lib/placement.h"
 
 static int plan_size_first_fit(const struct ab_problem *p,
 			       const struct ab_plan_options *o,
 			       struct ab_plan *out)
 {
-	return ab_plan_ordered_by(p, o, ab_order_size_desc, ab_fit_first, out);
+	return ab_plan_ordered_by(p, o, ab_order_size_desc_memo, ab_fit_first, out);
 }
 
 const struct ab_planner ab_planner_size_first_fit = {

@@ -30,14 +30,22 @@ void ab_plan_memo_free(struct ab_plan_memo *m)
 	free(m);
 }
 
+/* o's memo when it is p's (a member planning a part of the problem has
+ * another p), else NULL. */
+static struct ab_plan_memo *memo_of(const struct ab_problem *p,
+				    const struct ab_plan_options *o)
+{
+	return o && o->memo && o->memo->p == p ? o->memo : NULL;
+}
+
 int ff_rank_lifetimes_memo(const struct ab_problem *p,
 			   const struct ab_plan_options *o,
 			   const uint32_t *order, size_t m, struct ranks *r)
 {
-	struct ab_plan_memo *memo = o ? o->memo : NULL;
+	struct ab_plan_memo *memo = memo_of(p, o);
 	int rc;
 
-	if (!memo || memo->p != p || m != p->n)
+	if (!memo || m != p->n)
 		return ff_rank_lifetimes(p, order, m, r);
 	if (!memo->ranked) {
 		rc = ff_rank_lifetimes(p, order, m, &memo->r);
@@ -64,15 +72,15 @@ uint32_t ff_choose_spacing_memo(const struct ranks *r, const uint32_t *order,
 	return memo->spacing;
 }
 
-/* The memo's copy of an order of every buffer (*kept, made by make_order
- * the first time), or order made here when o has no memo of p's. */
-static int order_kept(const struct ab_problem *p, const struct ab_plan_options *o,
+/* An order of every buffer by make_order: copied from *kept (made there the
+ * first time), or made in place when there is no memo (kept NULL). */
+static int order_kept(const struct ab_problem *p,
 		      int (*make_order)(const struct ab_problem *, uint32_t *),
 		      uint32_t **kept, uint32_t *order)
 {
 	int rc;
 
-	if (!o || !o->memo || o->memo->p != p)
+	if (!kept)
 		return make_order(p, order);
 	if (!*kept) {
 		uint32_t *q = malloc((p->n + 1) * sizeof(*q));
@@ -93,13 +101,17 @@ static int order_kept(const struct ab_problem *p, const struct ab_plan_options *
 int ab_order_first_use_memo(const struct ab_problem *p,
 			    const struct ab_plan_options *o, uint32_t *order)
 {
-	return order_kept(p, o, ab_order_first_use,
-			  o && o->memo ? &o->memo->first_use : NULL, order);
+	struct ab_plan_memo *memo = memo_of(p, o);
+
+	return order_kept(p, ab_order_first_use, memo ? &memo->first_use : NULL,
+			  order);
 }
 
 int ab_order_size_desc_memo(const struct ab_problem *p,
 			    const struct ab_plan_options *o, uint32_t *order)
 {
-	return order_kept(p, o, ab_order_size_desc,
-			  o && o->memo ? &o->memo->size_desc : NULL, order);
+	struct ab_plan_memo *memo = memo_of(p, o);
+
+	return order_kept(p, ab_order_size_desc, memo ? &memo->size_desc : NULL,
+			  order);
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "lib/first_fit_index.h"
-#include "lib/memo.h"
 #include "lib/placement.h"
 
 /* ------------------------------------------------------------------ orders */
@@ -397,7 +396,8 @@ int ab_plan_by_key(const struct ab_problem *p,
 
 int ab_plan_ordered_by(const struct ab_problem *p,
 		       const struct ab_plan_options *o,
-		       int (*make_order)(const struct ab_problem *, uint32_t *),
+		       int (*make_order)(const struct ab_problem *,
+					 const struct ab_plan_options *, uint32_t *),
 		       ab_gap_rule rule, struct ab_plan *out)
 {
 	uint32_t *order = malloc((p->n + 1) * sizeof(*order));
@@ -405,9 +405,7 @@ int ab_plan_ordered_by(const struct ab_problem *p,
 
 	if (!order)
 		return -ENOMEM;
-	rc = make_order == ab_order_first_use ? ab_order_first_use_memo(p, o, order)
-	     : make_order == ab_order_size_desc ? ab_order_size_desc_memo(p, o, order)
-						 : make_order(p, order);
+	rc = make_order(p, o, order);
 	if (!rc)
 		rc = ab_plan_in_order(p, o, order, rule, out);
 	free(order);

@@ -170,10 +170,12 @@ int ab_place_suffix_within(const struct ab_problem *p,
 int ab_plan_in_order(const struct ab_problem *p,
 		     const struct ab_plan_options *o, const uint32_t *order,
 		     ab_gap_rule rule, struct ab_plan *out);
-/* The same for an order made by one of the order functions above. */
+/* The same for an order of every buffer made by make_order, which gets the
+ * options (memo.h's order functions take the order from o->memo). */
 int ab_plan_ordered_by(const struct ab_problem *p,
 		       const struct ab_plan_options *o,
-		       int (*make_order)(const struct ab_problem *, uint32_t *),
+		       int (*make_order)(const struct ab_problem *,
+					 const struct ab_plan_options *, uint32_t *),
 		       ab_gap_rule rule, struct ab_plan *out);
 /* The same for an order by key[i] ascending; equal keys in index order, or
  * in reverse index order when ties_reversed. */
