@@ -37,6 +37,10 @@ ours() {
 	done
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# A random port for a test service, below the kernel's range of ephemeral
+# ports (32768 up, where a connection's own end may hold it); the caller
+# tries another when the service cannot bind it.
+random_port() { echo $((20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000)); }
 # wait_for SECONDS COMMAND...: polls every 0.1 s; 0 once COMMAND succeeds,
 # 1 after SECONDS of wall time (however long each COMMAND takes)
 wait_for() {

@@ -10,10 +10,9 @@ ncpu=$(nproc)
 mungekey -c -k "$L/munge/munge.key" 2>/dev/null || dd if=/dev/urandom of="$L/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$L/munge/munge.key"
 slurm_pids=
-# slurm.conf with two ports from a random base below the kernel's range of
-# ephemeral ports (32768 up, where a connection's own end may hold it)
+# slurm.conf with two ports from a random base (random_port)
 slurm_conf() {
-	port0=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000))
+	port0=$(random_port)
 	cat > "$L/slurm.conf" <<EOC
 ClusterName=arenabench-test
 SlurmctldHost=$node

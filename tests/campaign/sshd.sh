@@ -23,7 +23,7 @@ mkdir -p /run/sshd # sshd's privilege separation directory
 sshd_pids=
 sshd_start() { # sshd_start NAME: starts one; sets port
 	for try in 1 2 3 4 5 6 7 8; do
-		port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		port=$(random_port)
 		cat > "$S/sshd_$1.conf" <<EOC
 ListenAddress 127.0.0.1
 Port $port
