@@ -4,25 +4,28 @@
  * above the lowest offset where it fits among the buffers placed so far
  * that overlap it (every later position is free of those too), so
  * max over unplaced j of (that offset + size) bounds the member's final
- * heap from below.  This runs PLANNER whole, replays its plan in ORDER
- * (temporal: XLA's kTemporal keys, length then size descending; size:
- * size then length descending; ties by index), and at every 5 % of the
- * order prints the heap so far and that bound over a sample of about
- * 20,000 unplaced buffers, each found by listing its placed conflicts
- * (alignment 1).  "cut" marks a fraction where either reaches CUTOFF.
- * ORDER must be the one whose plan PLANNER keeps: xla_best_fit keeps the
- * smaller heap of its two orders (on the sweep, temporal at 10^6 and size
- * at 10^5), the size-ordered best fits use size.
+ * heap from below.  This runs PLANNER whole, replays its plan in ORDER,
+ * and at every 5 % of the order prints the heap so far and that bound
+ * over a sample of about 20,000 unplaced buffers, each found by listing
+ * its placed conflicts (alignment 1).  "cut" marks a fraction where
+ * either reaches CUTOFF.  ORDER is the planner's own, made by the same
+ * order function: temporal and spatial are XLA's two (keys as in
+ * planners/xla_best_fit.c), size is size descending with ties by index
+ * (greedy_by_size_gpu's).  It must be the order whose plan PLANNER keeps:
+ * xla_best_fit keeps the smaller heap of its two (on the sweep, temporal
+ * at 10^6 and spatial at 10^5).
  *   cc -Iharness -Iplanners -Ibuild -O2 -o build/cut_probe scripts/dev/cut_probe.c \
  *      build/libarenabench.a -lstdc++ -lbenchmark -lpthread -lm
- *   build/cut_probe PROBLEM PLANNER temporal|size CUTOFF
+ *   build/cut_probe PROBLEM PLANNER temporal|spatial|size CUTOFF
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/arenabench.h"
 #include "import/input.h"
+#include "lib/placement.h"
 
 #define SAMPLES 20000
 
@@ -31,29 +34,34 @@ struct range {
 };
 
 static const struct ab_problem *prob;
-static bool temporal;
 
-static int by_order(const void *x, const void *y)
+/* order[] = the buffers in ORDER's keys, ascending, ties by index. */
+static int make_order(const char *name, uint32_t *order)
 {
-	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-	const struct ab_buffer *a = &prob->buf[i], *b = &prob->buf[j];
-	int32_t la = a->last - a->first, lb = b->last - b->first;
+	size_t n = prob->n;
+	uint64_t *neg_size = malloc((n + 1) * sizeof(*neg_size));
+	uint64_t *neg_len = malloc((n + 1) * sizeof(*neg_len));
+	int rc = -ENOMEM;
 
-	if (temporal && la != lb)
-		return la > lb ? -1 : 1;
-	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
-	if (la != lb)
-		return la > lb ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
+	if (neg_size && neg_len) {
+		for (size_t i = 0; i < n; i++) {
+			neg_size[i] = ~prob->buf[i].size;
+			neg_len[i] = ~(uint64_t)(prob->buf[i].last - prob->buf[i].first);
+		}
+		const uint64_t *temporal[] = { neg_len, neg_size }, *spatial[] = { neg_size, neg_len };
 
-static int by_first(const void *x, const void *y)
-{
-	int32_t a = prob->buf[*(const uint32_t *)x].first;
-	int32_t b = prob->buf[*(const uint32_t *)y].first;
-
-	return a < b ? -1 : a > b;
+		if (!strcmp(name, "temporal"))
+			rc = ab_order_by_keys(prob, order, temporal, 2);
+		else if (!strcmp(name, "spatial"))
+			rc = ab_order_by_keys(prob, order, spatial, 2);
+		else if (!strcmp(name, "size"))
+			rc = ab_order_by_keys(prob, order, spatial, 1);
+		else
+			rc = -EINVAL;
+	}
+	free(neg_size);
+	free(neg_len);
+	return rc;
 }
 
 static int by_lo(const void *x, const void *y)
@@ -110,35 +118,33 @@ int main(int argc, char **argv)
 
 	memset(&lo, 0, sizeof(lo));
 	if (argc != 5 || ab_input_load(argv[1], &lo, &in, &err)) {
-		fprintf(stderr, "usage: cut_probe PROBLEM PLANNER temporal|size CUTOFF (%s)\n",
+		fprintf(stderr, "usage: cut_probe PROBLEM PLANNER temporal|spatial|size CUTOFF (%s)\n",
 			argc != 5 ? "" : err.msg);
 		return 2;
 	}
 	prob = &in.problem;
 	n = prob->n;
-	temporal = !strcmp(argv[3], "temporal");
 	cutoff = strtoull(argv[4], NULL, 10);
-	for (size_t k = 0; k < ab_planner_count(); k++)
-		if (!strcmp(ab_planner_at(k)->name, argv[2]))
-			planner = ab_planner_at(k);
-	order = malloc(n * sizeof(*order));
+	planner = ab_planner_find(argv[2]);
+	order = malloc((n + 1) * sizeof(*order));
 	pos = malloc(n * sizeof(*pos));
-	by_start = malloc(n * sizeof(*by_start));
+	by_start = malloc((n + 1) * sizeof(*by_start));
 	hits = malloc(n * sizeof(*hits));
-	if (!planner || !order || !pos || !by_start || !hits || ab_plan_alloc(&pl, n) ||
-	    planner->plan(prob, &o, &pl)) {
+	if (!order || !pos || !by_start || !hits || ab_plan_alloc(&pl, n))
+		return 1;
+	if (make_order(argv[3], order) || ab_order_first_use(prob, by_start)) {
+		fprintf(stderr, "cut_probe: %s: not an order (temporal, spatial or size)\n", argv[3]);
+		return 2;
+	}
+	if (!planner || planner->plan(prob, &o, &pl)) {
 		fprintf(stderr, "cut_probe: %s: no such planner, or it failed\n", argv[2]);
 		return 1;
 	}
 	printf("%s: final peak %llu, cutoff %llu\n", argv[2], (unsigned long long)pl.peak,
 	       (unsigned long long)cutoff);
-	for (uint32_t i = 0; i < n; i++) {
-		order[i] = by_start[i] = i;
+	for (uint32_t i = 0; i < n; i++)
 		if (prob->buf[i].last - prob->buf[i].first > longest)
 			longest = prob->buf[i].last - prob->buf[i].first;
-	}
-	qsort(order, n, sizeof(*order), by_order);
-	qsort(by_start, n, sizeof(*by_start), by_first);
 	for (uint32_t k = 0; k < n; k++)
 		pos[order[k]] = k;
 	for (int twentieth = 1; twentieth < 20; twentieth++) {
